@@ -1,0 +1,90 @@
+"""Enforces the import layers of DEVELOPERS.md / style.md §3.
+
+mission <- engine <- lint / audio / generate <- render <- cli; nothing imports the CLI,
+and the engine uses the standard library only.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "authoring"
+
+# For each sub-package: the authoring sub-packages it may import.
+ALLOWED: dict[str, set[str]] = {
+    "": set(),  # authoring/__init__.py, __main__.py handled below
+    "errors": set(),
+    "_resources": {"errors"},
+    "mission": {"errors", "_resources", "mission"},
+    "engine": {"engine", "mission"},
+    "audio": {"audio", "mission", "errors", "_resources"},
+    "lint": {"lint", "mission", "engine", "audio", "errors", "_resources"},
+    "generate": {"generate", "mission", "engine", "lint", "errors", "_resources"},
+    "report": {"report", "lint", "errors"},
+    "render": {"render", "mission", "engine", "lint", "errors", "_resources"},
+    "cli": {
+        "cli", "mission", "engine", "audio", "lint", "generate", "report", "render",
+        "errors", "_resources", "",
+    },
+    "__main__": {"cli"},
+}
+STDLIB = set(sys.stdlib_module_names)
+
+
+def _layer(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    first = rel.parts[0]
+    return first[:-3] if first.endswith(".py") else first
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found: list[tuple[int, str]] = []
+    package_parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package_parts[: len(package_parts) - node.level])
+                if path.name == "__init__.py":
+                    base = list(package_parts[: len(package_parts) - node.level + 1])
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                if not node.module:
+                    found.extend((node.lineno, f"{module}.{a.name}") for a in node.names)
+                    continue
+            else:
+                module = node.module or ""
+            found.append((node.lineno, module))
+    return found
+
+
+def test_layers_point_downwards() -> None:
+    violations: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        layer = _layer(path)
+        if layer == "__init__":
+            layer = ""
+        allowed = ALLOWED.get(layer)
+        assert allowed is not None, f"{path}: unknown layer {layer!r}; add it to ALLOWED"
+        for lineno, module in _imports(path):
+            top, _, rest = module.partition(".")
+            where = f"{path.relative_to(PACKAGE.parent)}:{lineno}"
+            if top == "authoring":
+                target = rest.split(".")[0] if rest else ""
+                if target not in allowed and target != layer:
+                    violations.append(f"{where}: {layer or 'authoring'} imports authoring.{target}")
+            elif layer == "engine" and top not in STDLIB and top != "__future__":
+                violations.append(f"{where}: the engine imports third-party {top!r}")
+    assert violations == []
+
+
+def test_engine_knows_only_the_mission_model() -> None:
+    bad = []
+    for path in (PACKAGE / "engine").rglob("*.py") if (PACKAGE / "engine").exists() else []:
+        for lineno, module in _imports(path):
+            if module.startswith("authoring.mission") and module != "authoring.mission.model":
+                bad.append(f"{path}:{lineno}: {module}")
+    assert bad == []
