@@ -644,7 +644,6 @@ class Game:
                 wasted = "rocket-wasted" in target.card.abilities
                 hit(target, 0 if wasted else 3, "the rocket" + (" (wasted)" if wasted else ""))
                 rocketed.append(target)
-            self._warheads_lose_rocket()
         if not rockets_only:
             self._interceptors(board, hit)
         lost: set[int] = set()

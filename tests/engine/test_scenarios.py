@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from golden import compare, divide, load_scenarios
 
 SCENARIOS = load_scenarios()

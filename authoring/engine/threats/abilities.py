@@ -333,12 +333,18 @@ def move(g: Game, th: ThreatState, direction: str) -> None:
     """Moves an intruder one station toward red or blue (stays at the end of the deck)."""
     step = -1 if direction == "red" else 1
     th.stations = [ship.neighbour(s, step) for s in th.stations]
+    _moved(g, th)
+
+
+def _moved(g: Game, th: ThreatState) -> None:
+    g.note("threat", f"{th.card.name} is now in {'+'.join(STATION_CODES[s] for s in th.stations)}")
 
 
 @op("change_deck")
 def change_deck(g: Game, th: ThreatState) -> None:
     """Moves an intruder to the other deck of its zone."""
     th.stations = [ship.other_deck(s) for s in th.stations]
+    _moved(g, th)
 
 
 @op("move_if_damaged_else_attack")
@@ -361,6 +367,7 @@ def seek(g: Game, th: ThreatState) -> None:
     winners = [s for s, n in counts.items() if n == best]
     if len(winners) == 1:
         th.stations = winners
+    _moved(g, th)
 
 
 @op("slime_spread")
