@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from authoring.engine import ship
 from authoring.engine.log import LogEntry, Result, ThreatOutcome
@@ -21,7 +22,7 @@ from authoring.engine.plan import A as ACT_A
 from authoring.engine.plan import B as ACT_B
 from authoring.engine.plan import C as ACT_C
 from authoring.engine.scoring import score_state
-from authoring.engine.setup import Setup
+from authoring.engine.setup import Setup, setup_from_mission
 from authoring.engine.ship import (
     ACTIVE,
     DISABLED,
@@ -766,3 +767,15 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
               for z, kinds in plan.tokens.items()}
     rng = random.Random(plan.seed if seed is None else seed)
     return Game(state, rng, forced, record=record, trace=trace).run()
+
+
+def resolve_mission(mission: Any, plan: Plan, *, seed: int | None = None, record: bool = True,
+                    trace: bool = False) -> Result:
+    """Resolves a plan against a mission model (``authoring.mission.model.Mission``).
+
+    The mission's threats, unconfirmed reports (played only with 5 crew members), pinned cards
+    and trajectories are turned into a ``Setup`` by ``setup_from_mission``; cards and
+    trajectories the plan does not fix are drawn with the plan's seed.
+    """
+    setup = setup_from_mission(mission, plan)
+    return resolve(setup, plan, seed=seed, record=record, trace=trace)
