@@ -88,6 +88,7 @@ class Game:
         self.log: list[LogEntry] | None = [] if record else None
         self.trace: list[str] | None = [] if trace else None
         self.tracks: tuple[Trajectory, ...] = tuple(TRAJECTORIES[n] for n in state.tracks)
+        self.track_actions = tuple(t.actions for t in self.tracks)
         self.turn = state.turn
         self.step = ""  # the running step's name; overrides the caller's guess in the log
         self._new_turn()
@@ -145,8 +146,11 @@ class Game:
         self.step = "appear"
         self.appear(turn)
         self.step = "action"
+        slot = turn - 1
         for member in st.crew:
-            self.act(member, turn)
+            # Blank slots on the ship are the common case: skip the call.
+            if member.slots[slot] or member.station == SPACE:
+                self.act(member, turn)
         phase = ship.phase_of(turn)
         if self.vc_now > st.vc[phase]:
             st.vc[phase] = self.vc_now
@@ -590,7 +594,7 @@ class Game:
     def advance(self, th: ThreatState) -> bool:
         """Moves a threat one square, resolving an X/Y/Z square; False when it stopped."""
         th.square -= 1
-        letter = self.tracks[th.zone].actions[th.square]
+        letter = self.track_actions[th.zone][th.square]
         if letter:
             if self.log is not None:
                 self.note("threat", f"{th.card.name} reaches {letter.upper()}")
@@ -605,12 +609,18 @@ class Game:
 
     def threat_step(self) -> None:
         """Moves every threat on a track by its speed, in order of appearance (step 4)."""
+        tracks = self.track_actions
         for th in self.state.threats:
             if th.status != ACTIVE_THREAT:
                 continue
+            actions = tracks[th.zone]
             for _ in range(th.speed):
-                if not self.advance(th):
-                    break
+                # Plain squares are the common case: step over them without a call.
+                if actions[th.square - 1]:
+                    if not self.advance(th):
+                        break
+                else:
+                    th.square -= 1
 
     def eligible(self, th: ThreatState, weapon: int) -> bool:
         """Tells whether a weapon may target a threat (card texts can forbid it)."""
