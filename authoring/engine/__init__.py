@@ -1,4 +1,4 @@
-"""The rules engine: resolves a crew plan against a mission's threats (standard library only).
+"""Resolves a crew plan against a mission's threats: the rules engine (standard library only).
 
 Typical use::
 

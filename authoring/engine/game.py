@@ -1,4 +1,4 @@
-"""The Resolution Round: turns 1-12 and the closing step, step by step (rules §5, §6)."""
+"""Plays the Resolution Round: turns 1-12 and the closing step, step by step (rules §5, §6)."""
 
 from __future__ import annotations
 
@@ -673,6 +673,7 @@ class Game:
         index = {id(th): th for th in board}
 
         def nearest(candidates: list[ThreatState]) -> ThreatState | None:
+            """Returns the threat on the lowest square (ties: the lowest token)."""
             best = None
             for th in candidates:  # ``board`` is in token order: ties keep the lowest token
                 if best is None or th.square < best.square:
@@ -680,6 +681,7 @@ class Game:
             return best
 
         def hit(th: ThreatState, strength: int, what: str) -> None:
+            """Adds a weapon's strength to the threat's total of this step."""
             hits[id(th)] = hits.get(id(th), 0) + strength
             if self.log is not None:
                 self.note("damage", f"{what} targets {th.card.name} ({strength})")

@@ -1,4 +1,4 @@
-"""The engine's own setup (threat events, trajectories, crew size) and the mission adapter.
+"""Builds the engine's own setup (threats, trajectories, crew size) and adapts missions to it.
 
 The core never sees a mission: ``setup_from_mission`` turns one (duck-typed on
 ``authoring.mission.model.Mission``) plus a plan's draw into a ``Setup``.
