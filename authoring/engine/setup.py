@@ -105,13 +105,18 @@ def setup_from_mission(mission: Any, plan: Plan, *, figures: int | None = None,
                        level: int | None = None) -> Setup:
     """Builds a ``Setup`` from a mission model, the plan's draw and the crew size.
 
-    Unconfirmed reports are played as normal threats with 5 figures and ignored with fewer.
+    The players are the plan's ``P`` rows (no ``P`` row: a solo game), the figures all its rows;
+    the pair must be legal (rules §16: 4 or 5 figures, 4 in solo). Unconfirmed reports are
+    played as normal threats with 5 figures and ignored with fewer.
     A threat's card is, in order: the plan's draw entry, the mission's pinned card, or a card
     drawn from the mission's deck colours with a generator seeded by the plan's seed.
     Trajectories come from the plan, then the mission, then a seeded random choice.
     ``level`` defaults to the mission profile's rule level (test runs: 1, others: 4).
     """
     crew = len(plan.crew) if figures is None else figures
+    # The crew is the plan's: its P rows are the players (none: a solo game of androids).
+    # ``mission.players`` only says whom the mission was written for.
+    players = max(1, sum(1 for member in plan.crew if not member.android))
     threats = list(mission.threats())
     if plan.draw and len(plan.draw) != len(threats):
         raise SetupError(f"expected {len(threats)} cards in the draw (one per mission threat), "
@@ -145,7 +150,7 @@ def setup_from_mission(mission: Any, plan: Plan, *, figures: int | None = None,
                                 strict=True))
     if level is None:
         level = PROFILE_LEVELS.get(str(getattr(mission, "profile", "")), 4)
-    setup = Setup(tuple(events), dict(trajectories), players=int(mission.players), level=level)
+    setup = Setup(tuple(events), dict(trajectories), players=players, level=level)
     setup.check_crew(crew)
     return setup
 

@@ -74,11 +74,16 @@ def test_draw_length_must_match() -> None:
 
 
 def test_crew_size_must_fit_players() -> None:
-    with pytest.raises(SetupError, match="expected 4 or 5 crew members"):
+    with pytest.raises(SetupError, match=r"expected 4 or 5 crew members .* for 2 players, got 2"):
         setup_from_mission(MISSION, parse_plan("P1:\nP2:"))
     solo = FakeMission(players=1, events=())
     with pytest.raises(SetupError, match=r"expected 4 crew members .* for 1 players, got 5"):
         setup_from_mission(solo, parse_plan("A1:\nA2:\nA3:\nA4:\nA5:"))
+    assert setup_from_mission(solo, parse_plan("A1:\nA2:\nA3:\nA4:")).players == 1
+    # A mission written for 5 players can be flown by 2 players and 2 androids.
+    five = FakeMission(players=5, events=(FakeThreat(20, 1, "red", unconfirmed=True),))
+    setup = setup_from_mission(five, parse_plan("P1:\nP2:\nA1:\nA2:"))
+    assert (setup.players, setup.threats) == (2, ())
 
 
 @pytest.mark.parametrize(("threats", "message"), [
