@@ -148,7 +148,7 @@ def _problem_for(doc: Document, error: ValidationError) -> Problem:
                        f"invalid value {instance!r} at {where}: expected {_lower(expected)}",
                        path=where)
     if kind == "enum":
-        choices = ", ".join(str(v) for v in list(error.validator_value))  # type: ignore[call-overload]
+        choices = ", ".join(str(v) for v in list(error.validator_value))  # type: ignore[arg-type]
         return Problem(doc.file, line, col, "S104", "invalid-value",
                        f"invalid value {_describe(instance)} at {where}: expected one of {choices}",
                        path=where)
