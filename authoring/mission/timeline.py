@@ -15,9 +15,12 @@ Derived cues, per phase ending at ``E`` (soundtrack.md §4):
 * ``phase_ended`` ("First phase has ended. Please begin second phase.") at ``E + 1 s``, or
   ``operation_ended`` ("Mission complete. Jumping to hyperspace.") after the last phase.
 
-A data transfer counts down the same way (its beep ``SFX`` at ``+11 s`` is the moment the cards
-must have changed hands, as on the CD), and communications down are followed by ``static``
-until ``comms_restored``.
+A data transfer counts down the same way: five … one at ``+5 s`` … ``+9 s``, the beep at
+``+10 s`` (the moment the cards must have changed hands, ≈10–11 s into the CD clip), then "Data
+transfer complete." The closing line is left out when the next announcement starts less than
+13 s after the transfer (official mission 3 has a communications-down 10 s after one): the beep
+already marks the exchange, and player logs omit the line too. Communications down are
+followed by ``static`` until ``comms_restored``.
 
 Unconfirmed reports (soundtrack.md §1): with 5 players they are announced as normal threats;
 with fewer players they are left out of the soundtrack altogether.
@@ -56,13 +59,14 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
 START_SPEECH_MS = 2_000        # after the 0.8 s chirp and a 1.2 s gap, as on the CD
 COUNTDOWN_LEAD_MS = 8_000      # the countdown line starts 8 s before the phase end
 PHASE_ENDED_DELAY_MS = 1_000   # the closing line follows the phase end
-TRANSFER_COUNT_MS = 6_000      # "five" of a data transfer, from the transfer start
-TRANSFER_BEEP_MS = 11_000      # the exchange moment
-TRANSFER_COMPLETE_MS = 11_500
+TRANSFER_COUNT_MS = 5_000      # "five" of a data transfer, from the transfer start
+TRANSFER_BEEP_MS = 10_000      # the exchange moment
+TRANSFER_COMPLETE_MS = 10_500
+TRANSFER_ROOM_MS = 13_000      # room the closing line needs before the next announcement
 
 # Lengths of the official English recordings (soundtrack.md §2), for checks before rendering.
 _NOMINAL = {
-    "chirp": 800, "mission_start": 4_400, "incoming_data": 4_700, "data_transfer": 5_500,
+    "chirp": 800, "mission_start": 4_400, "incoming_data": 4_700, "data_transfer": 4_800,
     "data_transfer_complete": 1_800, "transfer_beep": 300, "comms_down": 2_400,
     "comms_restored": 2_300, "warning": 3_300, "countdown": 2_300, "count": 700,
     "phase_ended": 3_000, "operation_ended": 3_600,
@@ -186,6 +190,13 @@ def _phase_cues(phase: int, end_ms: int, last: bool) -> list[Cue]:
     return cues
 
 
+def _next_start(mission: Mission, index: int) -> int:
+    """Returns the start in ms of the first event after event ``index`` (or the mission end)."""
+    at = mission.events[index].at
+    later = [e.at for e in mission.events if e.at > at]
+    return min(later, default=mission.length) * 1_000
+
+
 def compile_timeline(mission: Mission, players: int | None = None) -> Timeline:
     """Returns every cue of ``mission``'s soundtrack with its exact start in ms."""
     players = mission.players if players is None else players
@@ -219,9 +230,10 @@ def compile_timeline(mission: Mission, players: int | None = None) -> Timeline:
                                 {"n": n}, index))
             cues.append(Cue(start + TRANSFER_BEEP_MS, "transfer_beep", "",
                             _NOMINAL["transfer_beep"], phase, {}, index))
-            cues.append(Cue(start + TRANSFER_COMPLETE_MS, "data_transfer_complete",
-                            "Data transfer complete.", _NOMINAL["data_transfer_complete"], phase,
-                            {}, index))
+            if _next_start(mission, index) - start >= TRANSFER_ROOM_MS:
+                cues.append(Cue(start + TRANSFER_COMPLETE_MS, "data_transfer_complete",
+                                "Data transfer complete.", _NOMINAL["data_transfer_complete"],
+                                phase, {}, index))
         elif isinstance(event, CommsDown):
             end = event.end * 1_000
             cues.append(Cue(start, "comms_down", "Communication system down.",
