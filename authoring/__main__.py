@@ -1,0 +1,5 @@
+"""Runs the command line as ``python -m authoring``."""
+
+from authoring.cli import main
+
+main()

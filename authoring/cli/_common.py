@@ -1,0 +1,84 @@
+"""What every command shares: the stderr console, error reporting and path expansion."""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+import typer
+
+from authoring.errors import AuthoringError
+from authoring.mission.problem import Problem
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def err(text: str) -> None:
+    """Prints a diagnostic line on stderr (stdout stays for the command's output)."""
+    typer.echo(text, err=True)
+
+
+def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Turns an ``AuthoringError`` into its message, its hint and its exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except AuthoringError as error:
+            err(f"error: {error.message}")
+            if error.hint:
+                err(f"  hint: {error.hint}")
+            problems: list[Problem] = getattr(error, "problems", [])
+            for problem in problems[1:]:
+                err(f"{problem.location()}: {problem.code} {problem.message}")
+            raise typer.Exit(error.exit_code) from None
+        except KeyboardInterrupt:
+            err("interrupted")
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def format_problem(problem: Problem) -> str:
+    """Formats a problem as ``file:line:col: CODE message`` plus an indented hint line."""
+    text = f"{problem.location()}: {problem.code} {problem.message}"
+    if problem.hint:
+        text += f"\n  hint: {problem.hint}"
+    return text
+
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def expand_paths(patterns: list[str]) -> Iterator[tuple[str, Path]]:
+    """Yields (display name, path) for files, folders (their YAML files) and glob patterns.
+
+    A pattern that matches nothing is yielded as given, so that it is reported as unreadable
+    rather than silently skipped.
+    """
+    for pattern in patterns:
+        path = Path(pattern)
+        if path.is_dir():
+            for found in sorted(path.rglob("*")):
+                if found.suffix in YAML_SUFFIXES and found.is_file():
+                    yield str(found), found
+        elif not path.exists() and glob.has_magic(pattern):
+            matches = sorted(glob.glob(pattern, recursive=True))
+            if not matches:
+                yield pattern, path
+            for match in matches:
+                yield match, Path(match)
+        else:
+            yield pattern, path
+
+
+def stdout_is_terminal() -> bool:
+    """Tells whether stdout is an interactive terminal (progress bars and colour)."""
+    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"

@@ -1,0 +1,50 @@
+"""``spacealert validate``: checks mission files against the format and reports every problem."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from authoring.cli._common import err, expand_paths, format_problem
+from authoring.mission import check_mission, read_document
+from authoring.mission.problem import Problem
+
+app = typer.Typer()
+
+
+@app.command()
+def validate(
+    files: Annotated[list[str], typer.Argument(
+        help="Mission files, folders or glob patterns (e.g. 'missions/**/*.yaml').",
+        show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the problems as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print problems only.")] = False,
+) -> None:
+    """Validate mission files: YAML syntax, the mission schema and playability.
+
+    Every file is checked even when some fail; each problem is printed as
+    file:line:col: CODE message. Exit code 0 when all are valid, 1 otherwise.
+    """
+    problems: list[Problem] = []
+    checked = invalid = 0
+    for display, path in expand_paths(files):
+        checked += 1
+        _, found = check_mission(read_document(path, display=display))
+        if found:
+            invalid += 1
+            problems.extend(found)
+        elif not quiet and not as_json:
+            err(f"{display}: ok")
+    if as_json:
+        typer.echo(json.dumps({"checked": checked, "invalid": invalid,
+                               "problems": [p.to_dict() for p in problems]}, indent=2))
+    else:
+        for problem in problems:
+            typer.echo(format_problem(problem))
+        if not quiet:
+            files_word = "file" if checked == 1 else "files"
+            err(f"{checked} {files_word} checked, {invalid} invalid, {len(problems)} problems")
+    if invalid:
+        raise typer.Exit(1)
