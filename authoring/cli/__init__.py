@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import schema, timeline, validate
+from authoring.cli import resolve, schema, timeline, validate
 
 app = typer.Typer(
     name="spacealert",
@@ -23,6 +23,7 @@ app = typer.Typer(
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
 app.add_typer(schema.app)
+app.add_typer(resolve.app)
 
 
 def _show_version(value: bool) -> None:

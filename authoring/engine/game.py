@@ -855,13 +855,15 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
                 rules=get_level(setup.level)).run()
 
 
-def resolve_mission(mission: Any, plan: Plan, *, seed: int | None = None, record: bool = True,
+def resolve_mission(mission: Any, plan: Plan, *, seed: int | None = None,
+                    level: int | None = None, record: bool = True,
                     trace: bool = False) -> Result:
     """Resolves a plan against a mission model (``authoring.mission.model.Mission``).
 
     The mission's threats, unconfirmed reports (played only with 5 crew members), pinned cards
     and trajectories are turned into a ``Setup`` by ``setup_from_mission``; cards and
-    trajectories the plan does not fix are drawn with the plan's seed.
+    trajectories the plan does not fix are drawn with the plan's seed. ``level`` is the rule
+    level (default: from the mission's profile).
     """
-    setup = setup_from_mission(mission, plan)
+    setup = setup_from_mission(mission, plan, level=level)
     return resolve(setup, plan, seed=seed, record=record, trace=trace)
