@@ -52,11 +52,7 @@ from authoring.engine.state import (
     ThreatState,
 )
 from authoring.engine.threats import abilities
-from authoring.engine.threats.cards import get_card
 from authoring.engine.trajectories import DISTANCE, TRAJECTORIES, Trajectory
-
-# Appearance order inside one turn (New Frontier only; rules §19/§20).
-_SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
 
 
 class ShipDestroyed(Exception):
@@ -72,15 +68,14 @@ def initial_state(setup: Setup, plan: Plan) -> State:
     setup.check_crew(len(plan.crew))
     _check_plan_level(plan, get_level(setup.level))
     crew = [CrewMember(c.label, list(c.codes)) for c in plan.crew]
-    threats = [ThreatState(get_card(e.card), e.turn, ZONE_NAMES.index(e.zone))
-               for e in setup.threats]
-    threats.sort(key=lambda t: (t.token, _SAME_TURN_ORDER[(t.card.external, t.card.serious)]))
-    tracks = tuple(TRAJECTORIES[setup.trajectories[z].upper()].name for z in ZONE_NAMES)
-    return State(crew, threats, (tracks[0], tracks[1], tracks[2], tracks[3]))
+    threats = [ThreatState(card, turn, zone) for card, turn, zone in setup.appearance_order]
+    return State(crew, threats, setup.track_names)
 
 
 def _check_plan_level(plan: Plan, rules: RuleLevel) -> None:
     """Rejects plan cards that the rule level does not have."""
+    if rules.heroics and rules.delays and rules.turns == 12:
+        return  # the full game allows every card
     for crew in plan.crew:
         for turn, action in enumerate(crew.actions, 1):
             if action.is_blank:
@@ -112,6 +107,10 @@ class Game:
         self.trace: list[str] | None = [] if trace else None
         self.tracks: tuple[Trajectory, ...] = tuple(TRAJECTORIES[n] for n in state.tracks)
         self.track_actions = tuple(t.actions for t in self.tracks)
+        self.schedule: dict[int, list[ThreatState]] = {}  # turn -> threats appearing then
+        for th in state.threats:
+            if th.status == PENDING:
+                self.schedule.setdefault(th.token, []).append(th)
         self.turn = state.turn
         self.step = ""  # the running step's name; overrides the caller's guess in the log
         self._new_turn()
@@ -217,9 +216,7 @@ class Game:
     def appear(self, turn: int) -> None:
         """Places the threats of this turn on their tracks (step 1)."""
         st = self.state
-        for th in st.threats:
-            if th.status != PENDING or th.token != turn:
-                continue
+        for th in self.schedule.get(turn, ()):
             th.status = ACTIVE_THREAT
             th.square = self.tracks[th.zone].length
             if "slime" in th.card.abilities:

@@ -9,13 +9,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from authoring.engine.errors import SetupError
 from authoring.engine.levels import get_level
 from authoring.engine.plan import ZONES, Plan
-from authoring.engine.threats.cards import get_card, load_cards
+from authoring.engine.threats.cards import Card, get_card, load_cards
 from authoring.engine.trajectories import get_trajectory
+
+# Appearance order inside one turn (New Frontier only; rules §19/§20), by (external, serious).
+_SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
 
 #: Legal numbers of figures (players + androids) for each number of players (rules §16).
 FIGURES: Mapping[int, tuple[int, ...]] = {1: (4,), 2: (4, 5), 3: (4, 5), 4: (4, 5), 5: (5,)}
@@ -74,6 +78,19 @@ class Setup:
         if twice:
             raise SetupError(f"expected each threat card at most once, got {', '.join(twice)} "
                              "more than once")
+
+    @cached_property
+    def appearance_order(self) -> tuple[tuple[Card, int, int], ...]:
+        """Returns (card, turn, zone index) of every threat in order of appearance."""
+        specs = [(get_card(e.card), e.turn, ZONES.index(e.zone)) for e in self.threats]
+        specs.sort(key=lambda t: (t[1], _SAME_TURN_ORDER[(t[0].external, t[0].serious)]))
+        return tuple(specs)
+
+    @cached_property
+    def track_names(self) -> tuple[str, str, str, str]:
+        """Returns the canonical board names for red, white, blue and internal."""
+        names = [get_trajectory(self.trajectories[z]).name for z in ZONES]
+        return (names[0], names[1], names[2], names[3])
 
     def check_crew(self, figures: int) -> None:
         """Raises ``SetupError`` when the plan's crew size does not fit the player count."""
