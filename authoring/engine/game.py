@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from authoring.engine import ship
 from authoring.engine.errors import PlanError
@@ -53,6 +53,9 @@ from authoring.engine.state import (
 )
 from authoring.engine.threats import abilities
 from authoring.engine.trajectories import DISTANCE, TRAJECTORIES, Trajectory
+
+if TYPE_CHECKING:
+    from authoring.mission.model import Mission
 
 
 class ShipDestroyed(Exception):
@@ -852,7 +855,7 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
                 rules=get_level(setup.level)).run()
 
 
-def resolve_mission(mission: Any, plan: Plan, *, seed: int | None = None,
+def resolve_mission(mission: Mission, plan: Plan, *, seed: int | None = None,
                     level: int | None = None, record: bool = True,
                     trace: bool = False) -> Result:
     """Resolves a plan against a mission model (``authoring.mission.model.Mission``).

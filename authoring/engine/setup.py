@@ -10,13 +10,16 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING
 
 from authoring.engine.errors import SetupError
 from authoring.engine.levels import get_level
 from authoring.engine.plan import ZONES, Plan
 from authoring.engine.threats.cards import Card, get_card, load_cards
 from authoring.engine.trajectories import get_trajectory
+
+if TYPE_CHECKING:
+    from authoring.mission.model import Mission
 
 # Appearance order inside one turn (New Frontier only; rules §19/§20), by (external, serious).
 _SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
@@ -118,7 +121,7 @@ def _deck_cards(external: bool, serious: bool, colour: str) -> list[str]:
 PROFILE_LEVELS: Mapping[str, int] = {"test-run": 1}
 
 
-def setup_from_mission(mission: Any, plan: Plan, *, figures: int | None = None,
+def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = None,
                        level: int | None = None) -> Setup:
     """Builds a ``Setup`` from a mission model, the plan's draw and the crew size.
 
