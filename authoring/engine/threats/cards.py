@@ -34,7 +34,7 @@ class Card:
     x: tuple[Op, ...]
     y: tuple[Op, ...]
     z: tuple[Op, ...]
-    abilities: frozenset[str]
+    abilities: tuple[str, ...]  # in card order: hooks run in a fixed order in every process
     playable: bool
     external: bool  # travels on an external zone's trajectory (a field: read every step)
     malfunction: bool  # an internal malfunction
@@ -67,7 +67,7 @@ def _card(raw: dict[str, Any]) -> Card:
         x=tuple(tuple(op) for op in actions["x"]) if actions else (),
         y=tuple(tuple(op) for op in actions["y"]) if actions else (),
         z=tuple(tuple(op) for op in actions["z"]) if actions else (),
-        abilities=frozenset(raw["abilities"]),
+        abilities=tuple(raw["abilities"]),
         playable=actions is not None,
         external=raw["kind"] == "external",
         malfunction=raw["kind"] == "internal-malfunction",
