@@ -198,8 +198,10 @@ class Game:
         st.turn = turn
 
     def closing_step(self) -> None:
-        """Resolves the closing step (turn 13): the last rocket, the pilot's return, one more
-        threat move. Level 1 (7 turns) closes with turn 8 the same way."""
+        """Resolves the closing step (turn 13): last rocket, pilot's return, last threat move.
+
+        Level 1 (7 turns) closes with a turn 8 the same way.
+        """
         st = self.state
         self.turn = st.turn + 1
         self._new_turn()
