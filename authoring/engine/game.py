@@ -116,7 +116,26 @@ class Game:
                 self.schedule.setdefault(th.token, []).append(th)
         self.turn = state.turn
         self.step = ""  # the running step's name; overrides the caller's guess in the log
+        self.cause = ""  # why the ship was lost
         self._new_turn()
+        self._snapshot()  # the trace starts with the state the game starts from
+
+    def fork(self) -> Game:
+        """Returns an independent copy between turns (state, generator, forced draws, log).
+
+        A plan search can play one turn, fork, and try different continuations; nothing is
+        deep-copied.
+        """
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        other = Game(self.state.copy(), rng, {z: k[:] for z, k in self.forced.items()},
+                     record=self.log is not None, trace=self.trace is not None, rules=self.rules)
+        if self.log is not None:
+            other.log = self.log[:]
+        if self.trace is not None:
+            other.trace = self.trace[:]
+        other.cause = self.cause
+        return other
 
     # --- bookkeeping -----------------------------------------------------------------------
 
@@ -142,30 +161,34 @@ class Game:
 
     # --- the round ---------------------------------------------------------------------------
 
-    def run(self) -> Result:
-        """Plays the remaining turns and the closing step; returns the result."""
+    def play_next(self) -> bool:
+        """Plays the next turn or the closing step; returns False once the game is over."""
         st = self.state
-        self._snapshot()
-        cause = ""
+        if st.lost or st.turn > self.rules.turns:
+            return False
         try:
-            last = self.rules.turns
-            while st.turn < last:
+            if st.turn < self.rules.turns:
                 self.play_turn(st.turn + 1)
-                self._snapshot()
-            if st.turn == last:
+            else:
                 self.closing_step()
-                self._snapshot()
         except ShipDestroyed as loss:
             st.lost = self.turn
             self.step = "end"
-            cause = loss.cause
+            self.cause = loss.cause
             if self.log is not None:
-                self.note("end", f"the ship is destroyed: {cause}")
+                self.note("end", f"the ship is destroyed: {loss.cause}")
             self._snapshot()
-        return self.result(cause)
+            return False
+        return st.turn <= self.rules.turns
+
+    def run(self) -> Result:
+        """Plays the remaining turns and the closing step; returns the result."""
+        while self.play_next():
+            pass
+        return self.result(self.cause)
 
     def play_turn(self, turn: int) -> None:
-        """Resolves one of turns 1-12 in the order of rules §5."""
+        """Resolves one of turns 1-12 in the order of rules §5 (``ShipDestroyed`` on a loss)."""
         st = self.state
         self.turn = turn
         self._new_turn()
@@ -196,6 +219,7 @@ class Game:
                 if member.station != SPACE and not member.out:
                     self.delay(member, turn + 1)
         st.turn = turn
+        self._snapshot()
 
     def closing_step(self) -> None:
         """Resolves the closing step (turn 13): last rocket, pilot's return, last threat move.
@@ -217,6 +241,7 @@ class Game:
         self.step = "threat"
         self.threat_step()
         st.turn = self.turn
+        self._snapshot()
 
     def appear(self, turn: int) -> None:
         """Places the threats of this turn on their tracks (step 1)."""
