@@ -12,6 +12,7 @@ Typical use::
 from __future__ import annotations
 
 from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
+from authoring.engine.estimate import Estimate, estimate
 from authoring.engine.game import Game, initial_state, resolve, resolve_mission
 from authoring.engine.levels import LEVELS, RuleLevel, get_level
 from authoring.engine.log import LogEntry, Result, Score, ThreatOutcome, format_result
@@ -24,6 +25,7 @@ __all__ = [
     "Action",
     "CrewPlan",
     "EngineError",
+    "Estimate",
     "Game",
     "LogEntry",
     "NotationError",
@@ -36,6 +38,7 @@ __all__ = [
     "SetupError",
     "ThreatEvent",
     "ThreatOutcome",
+    "estimate",
     "format_result",
     "get_level",
     "initial_state",

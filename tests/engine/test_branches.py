@@ -31,3 +31,26 @@ def test_l4_nemesis_wins_five_times_in_six_with_score_zero() -> None:
         result = resolve(setup, plan)
         outcomes.append((result.survived, result.score.total if result.score else None))
     assert sorted(outcomes, key=str) == sorted([(True, 0)] * 5 + [(False, None)], key=str)
+
+
+def test_monte_carlo_estimate_is_deterministic_and_close() -> None:
+    from authoring.engine import estimate
+
+    setup = make_setup([(1, "white", "E1-05")], "T1 T2 T3 T4")
+    plan = parse_plan("P1: C - A A")
+    first = estimate(setup, plan, samples=300)
+    assert first == estimate(setup, plan, samples=300)
+    assert first.win_rate == 1 and (first.worst_score, first.best_score) == (-6, 2)
+    # Exact expectation 2/3 (standard deviation about 3): 300 samples stay within 3 errors.
+    assert first.mean_score is not None
+    assert abs(first.mean_score - Fraction(2, 3)) < Fraction(3, 5)
+    assert first.to_dict()["samples"] == 300
+
+
+def test_estimate_of_a_losing_branch() -> None:
+    from authoring.engine import estimate
+
+    setup = make_setup([(1, "white", "SE2-05"), (2, "blue", "E1-05")], "T6 T1 T3 T4")
+    result = estimate(setup, parse_plan("P1: A A\nP2: l A\nP3: C b B\nA1:"), samples=120)
+    assert 0 < result.wins < 120
+    assert (result.worst_score, result.best_score) == (0, 0)
