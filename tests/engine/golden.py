@@ -136,5 +136,16 @@ def compare(scenario: Scenario, result: Result) -> list[str]:
 
 
 def divide(result: Result) -> str:
-    """Returns the per-turn notation trace, one line per turn, for a failure message."""
-    return "\n".join(f"  after {turn:2}: {line}" for turn, line in enumerate(result.trace))
+    """Returns the per-turn breakdown for a failure message: the start, then per turn only the
+    notation fields that changed (old -> new)."""
+    if not result.trace:
+        return "  (no trace)"
+    lines = [f"  start: {result.trace[0]}"]
+    before = split_fields(result.trace[0])
+    for turn, line in enumerate(result.trace[1:], 1):
+        after = split_fields(line)
+        changes = [f"{key} {before[key]} -> {value}" for key, value in after.items()
+                   if key != "t" and before[key] != value]
+        lines.append(f"  turn {turn:2}: " + ("; ".join(changes) or "no change"))
+        before = after
+    return "\n".join(lines)
