@@ -148,7 +148,7 @@ def attack_players_here(g: Game, th: ThreatState) -> None:
 @op("destroy_ship")
 def destroy_ship(g: Game, th: ThreatState) -> None:
     """Destroys the ship (Nemesis, Alien, Fissure, Nuclear Device Z)."""
-    from authoring.engine.game import ShipDestroyed
+    from authoring.engine.damage import ShipDestroyed
 
     raise ShipDestroyed(f"{th.card.name} reached Z")
 
@@ -467,7 +467,7 @@ def destroy_rocket(g: Game, th: ThreatState) -> None:
         g.state.rockets -= 1
         if g.log is not None:
             g.note("threat", f"{th.card.name} destroys a rocket")
-        g._warheads_lose_rocket()
+        g.warheads_lose_rocket()
 
 
 @op("disable_stored_squad")
