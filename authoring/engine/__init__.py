@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
 from authoring.engine.estimate import Estimate, estimate
+from authoring.engine.exact import ExactOutcome, exact_outcome
 from authoring.engine.game import Game, initial_state, resolve, resolve_mission
 from authoring.engine.levels import LEVELS, RuleLevel, get_level
 from authoring.engine.log import LogEntry, Result, Score, ThreatOutcome, format_result
@@ -26,6 +27,7 @@ __all__ = [
     "CrewPlan",
     "EngineError",
     "Estimate",
+    "ExactOutcome",
     "Game",
     "LogEntry",
     "NotationError",
@@ -39,6 +41,7 @@ __all__ = [
     "ThreatEvent",
     "ThreatOutcome",
     "estimate",
+    "exact_outcome",
     "format_result",
     "get_level",
     "initial_state",

@@ -57,8 +57,7 @@ def damage_ship(g: Game, zone: int, points: int, source: str) -> None:
         if forced:
             token = forced.pop(0)
         else:
-            left = [k for k in range(6) if k not in drawn]
-            token = left[g.rng.randrange(len(left))]
+            token = g.choose_token(zone, [k for k in range(6) if k not in drawn])
         drawn.append(token)
         if g.log is not None:
             g.note("threat", f"{ZONE_NAMES[zone]} damage token: {ship.TOKEN_NAMES[token]}")

@@ -236,6 +236,13 @@ class Game:
                                             "destroyed")
                     self.destroy(th)
 
+    def choose_token(self, zone: int, left: list[int]) -> int:
+        """Draws one of the damage tokens ``left`` in a zone (the seeded generator's choice).
+
+        The only chance in the round; ``exact.py`` overrides it to follow every branch.
+        """
+        return left[self.rng.randrange(len(left))]
+
     # --- the ship and the crew, for the threat hooks (see actions.py and damage.py) ------
 
     def delay(self, member: CrewMember, slot: int) -> None:

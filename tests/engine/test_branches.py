@@ -54,3 +54,49 @@ def test_estimate_of_a_losing_branch() -> None:
     result = estimate(setup, parse_plan("P1: A A\nP2: l A\nP3: C b B\nA1:"), samples=120)
     assert 0 < result.wins < 120
     assert (result.worst_score, result.best_score) == (0, 0)
+
+
+def test_exact_outcomes_of_the_section_21_cases() -> None:
+    from authoring.engine import exact_outcome
+
+    l3 = exact_outcome(make_setup([(1, "white", "E1-05")], "T1 T2 T3 T4"),
+                       parse_plan("P1: C - A A"))
+    assert (l3.win, l3.expected_score) == (1, Fraction(2, 3))
+    assert l3.scores == {2: Fraction(5, 6), -6: Fraction(1, 6)}
+    l4 = exact_outcome(make_setup([(1, "white", "SE2-05"), (2, "blue", "E1-05")], "T6 T1 T3 T4"),
+                       parse_plan("P1: A A\nP2: l A\nP3: C b B\nA1:"))
+    assert (l4.win, l4.expected_score, l4.losses) == (Fraction(5, 6), 0, {7: Fraction(1, 6)})
+    l5 = exact_outcome(
+        make_setup([(1, "blue", "E1-09"), (3, "red", "SE2-03"), (4, "internal", "SI2-01"),
+                    (5, "white", "E1-06"), (7, "red", "E1-01"), (8, "white", "E2-02")],
+                   "T7 T6 T4 T3"),
+        parse_plan("P1: l C B b C C b - C r - C\nP2: B R - C r A A - l - b C\n"
+                   "P3: C b A A - - r B l - - C\nP4: b - C R C R r R A l C -"))
+    assert (l5.win, l5.expected_score) == (1, 41)
+    assert l5.to_dict()["win"] == "1"
+
+
+def test_merging_states_does_not_change_the_exact_outcome(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    from authoring.engine import exact
+    from authoring.engine.notation import notation
+    from tests.engine.strategies import random_plan, random_setup
+
+    compared = 0
+    rng = random.Random(4)
+    for _ in range(30):
+        setup = random_setup(rng, threats=rng.choice([1, 1, 2]))
+        plan = random_plan(rng, crew=2)
+        try:
+            merged = exact.exact_outcome(setup, plan, max_replays=2000)
+            with monkeypatch.context() as patch:
+                # Keep every draw order and every token apart: the plain enumeration.
+                patch.setattr(exact, "_merge_key", notation)
+                patch.setattr(exact, "_relevant_kinds", lambda state: set(range(6)))
+                plain = exact.exact_outcome(setup, plan, max_replays=2000)
+        except ValueError:
+            continue
+        assert merged == plain
+        compared += 1
+    assert compared >= 10
