@@ -9,7 +9,17 @@ from typing import Annotated
 import typer
 
 from authoring.cli._common import reports_errors
-from authoring.engine import EngineError, Plan, format_result, parse_plan, resolve_mission
+from authoring.engine import (
+    Estimate,
+    ExactOutcome,
+    Plan,
+    estimate,
+    exact_outcome,
+    format_result,
+    parse_plan,
+    resolve_mission,
+    setup_from_mission,
+)
 from authoring.errors import InvalidInputError
 from authoring.mission import load_document, load_mission
 
@@ -42,6 +52,12 @@ def resolve(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     trace: Annotated[bool, typer.Option(
         "--trace", help="Include the state notation after every turn.")] = False,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="Also give the exact win probability and expected score over every "
+        "damage-token draw.")] = False,
+    samples: Annotated[int, typer.Option(
+        "--samples", min=0,
+        help="Also estimate the odds over this many seeds (0: no estimate).")] = 0,
 ) -> None:
     """Resolve a crew plan against a mission: turn-by-turn log, outcome and score.
 
@@ -51,14 +67,36 @@ def resolve(
     survived), 1 for an invalid mission or plan.
     """
     loaded = load_mission(mission)
+    exact_result: ExactOutcome | None = None
+    estimated: Estimate | None = None
     try:
-        result = resolve_mission(loaded, _load_plan(plan), seed=seed, level=level, trace=trace)
-    except EngineError as error:
+        crew_plan = _load_plan(plan)
+        result = resolve_mission(loaded, crew_plan, seed=seed, level=level, trace=trace)
+        if exact or samples:
+            setup = setup_from_mission(loaded, crew_plan, level=level)
+        if exact:
+            exact_result = exact_outcome(setup, crew_plan)
+        if samples:
+            estimated = estimate(setup, crew_plan, samples=samples,
+                                 seed=crew_plan.seed if seed is None else seed)
+    except ValueError as error:  # EngineError, or an exact outcome too large to follow
         raise InvalidInputError(f"{plan}: {error}") from None
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        data = result.to_dict()
+        if exact_result is not None:
+            data["exact"] = exact_result.to_dict()
+        if estimated is not None:
+            data["estimate"] = estimated.to_dict()
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     typer.echo(format_result(result), nl=False)
     if trace:
         for turn, line in enumerate(result.trace):
             typer.echo(f"after {turn:2}: {line}")
+    if exact_result is not None:
+        typer.echo(f"Exact: win probability {exact_result.win}, expected score of a win "
+                   f"{exact_result.expected_score}")
+    if estimated is not None:
+        mean = "-" if estimated.mean_score is None else f"{float(estimated.mean_score):.2f}"
+        typer.echo(f"Estimate over {samples} seeds: win rate {float(estimated.win_rate):.3f}, "
+                   f"mean score of a win {mean}")

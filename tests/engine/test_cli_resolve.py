@@ -74,3 +74,18 @@ def test_schema_error_is_located(tmp_path: Path) -> None:
     result = runner.invoke(app, ["resolve", str(MISSION), str(path)])
     assert result.exit_code == 1
     assert f"error: {path}:2:" in result.stderr
+
+
+def test_exact_and_estimate_options() -> None:
+    from authoring.engine import estimate, exact_outcome, setup_from_mission
+
+    result = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--json", "--exact",
+                                 "--samples", "20"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    plan = Plan.from_mapping(load_document(PLAN, "plan").data)
+    setup = setup_from_mission(load_mission(MISSION), plan)
+    assert data["exact"] == exact_outcome(setup, plan).to_dict()
+    assert data["estimate"] == estimate(setup, plan, samples=20, seed=plan.seed).to_dict()
+    text = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--exact"]).stdout
+    assert text.splitlines()[-1].startswith("Exact: win probability ")
