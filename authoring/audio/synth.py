@@ -20,8 +20,8 @@ import numpy as np
 from authoring.audio import pcm
 from authoring.audio.backends import Backend, make_backend
 from authoring.audio.cache import ClipCache, cache_key
-from authoring.audio.phrases import Fragment, cue_fragments
 from authoring.audio.pcm import RATE, Samples
+from authoring.audio.phrases import Fragment, cue_fragments
 from authoring.audio.voice import Voice, load_voice
 from authoring.errors import InvalidInputError
 from authoring.mission.timeline import Cue
@@ -39,7 +39,7 @@ def _load_recording(path: Path) -> tuple[Samples, int]:
     if data[:4] == b"RIFF":
         try:
             return pcm.read_wav(data)
-        except Exception:  # noqa: BLE001 - not PCM WAV (e.g. float): let ffmpeg try
+        except Exception:
             pass
     from authoring.audio.tools import require_program
 

@@ -26,7 +26,7 @@ def test_lengths_are_aligned_with_the_cues_and_match_the_render(short_mission: P
         if cue.kind == "static":
             assert n == 10_000
     threat = lengths[[c.kind for c in timeline.cues].index("threat")]
-    assert 6_000 < threat < 15_200  # the CD's threat lines: 8.4–15.2 s
+    assert 6_000 < threat < 15_200  # the CD's threat lines: 8.4-15.2 s
 
 
 def test_measuring_without_cache_gives_the_same_lengths(short_mission: Path,

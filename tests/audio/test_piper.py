@@ -1,4 +1,4 @@
-"""The piper adapter: a clear exit-3 error without the extra; the adapter's calls with a stand-in."""
+"""The piper adapter: exit 3 without the extra; the adapter's calls checked with a stand-in."""
 
 from __future__ import annotations
 
