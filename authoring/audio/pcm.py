@@ -71,7 +71,11 @@ def read_wav(data: bytes) -> tuple[Samples, int]:
 
 def to_int16(x: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
     """Returns float samples as int16, rounded and clipped to full scale."""
-    return np.clip(np.rint(np.asarray(x, np.float64) * 32768.0), -32768, 32767).astype(np.int16)
+    # float32 is exact here: scaling by a power of two, then integers below 2**24
+    scaled = np.asarray(x, np.float32) * np.float32(32768.0)
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, -32768.0, 32767.0, out=scaled)
+    return scaled.astype(np.int16)
 
 
 def wav_bytes(x: npt.NDArray[Any], rate: int = RATE, channels: int = 1) -> bytes:
