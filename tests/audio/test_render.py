@@ -302,3 +302,15 @@ def test_official_mission_1_renders_to_mp3(
     decoded = decode(tmp_path / "mission-1.mp3")
     assert math.isclose(len(decoded) / RATE, 604.7, abs_tol=2.0)
     assert float(np.max(np.abs(decoded))) < 1.0
+
+
+def test_the_mission_language_chooses_the_default_voice(short_mission: Path,
+                                                        tmp_path: Path) -> None:
+    german = tmp_path / "german.yaml"
+    german.write_text(short_mission.read_text("utf-8").replace("language: en", "language: de"),
+                      encoding="utf-8")
+    out = tmp_path / "de.wav"
+    result = runner.invoke(app, ["render", str(german), "-o", str(out), "--captions", "srt"])
+    assert result.exit_code == 0, result.stderr
+    assert "with voice de:" in result.stderr
+    assert "Feindliche Aktivität entdeckt." in out.with_suffix(".srt").read_text("utf-8")
