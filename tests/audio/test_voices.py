@@ -163,3 +163,23 @@ def test_voices_phrases_command(tmp_path: Path) -> None:
     everything = runner.invoke(app, ["voices", "phrases", "--voice", "de", "--json"])
     assert everything.exit_code == 0
     assert len(json.loads(everything.stdout)) > len(lines)
+
+
+def test_extending_an_unknown_voice_points_at_the_line(tmp_path: Path) -> None:
+    orphan = tmp_path / "orphan.yaml"
+    orphan.write_text("format: 1\nid: orphan\nextends: nowhere\n", encoding="utf-8")
+    result = runner.invoke(app, ["voices", "check", str(orphan)])
+    assert result.exit_code == 1
+    assert f"{orphan}:3:10: extends unknown voice 'nowhere'" in result.stderr
+
+
+def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None:
+    odd = tmp_path / "odd.yaml"
+    odd.write_text(f"format: 1\nid: odd\nextends: {ROOT / 'voices/en.yaml'}\n"
+                   "settings: {voice: xx-nope}\n", encoding="utf-8")
+    mission = ROOT / "missions/official/test-run-1.yaml"
+    result = runner.invoke(app, ["render", str(mission), "-o", str(tmp_path / "a.wav"),
+                                 "--voice", str(odd), "--no-cache"])
+    assert result.exit_code == 3
+    assert "espeak-ng failed on" in result.stderr and "'xx-nope'" in result.stderr
+    assert "espeak-ng --voices" in result.stderr
