@@ -11,7 +11,7 @@ its wall time and peak memory (``ru_maxrss`` from ``os.wait4``) are recorded:
 * ffmpeg — ``ffmpeg`` alone encoding the rendered PCM to MP3 with the same settings
   (libmp3lame 128 kbit/s), the floor any MP3 render must pay.
 
-The report gives medians and the ratios cold/ffmpeg and warm/ffmpeg (goal: warm ≤ 1.2×), by
+The report gives medians and the ratios cold/ffmpeg and warm/ffmpeg (goal: warm <= 1.2x), by
 wall time and by CPU time (steadier on a shared machine).
 """
 
