@@ -102,7 +102,7 @@ def render(
             timeline, chosen, cache=cache,
             options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
             progress=report)
-        bar.update(task, description=f"encoding {fmt}")
+        bar.update(task, description=f"encoding {fmt}", total=None)
         write_audio(rendering.pcm16_stereo(), out, fmt)
     for warning in rendering.warnings:
         err(f"warning: {warning}")
