@@ -252,7 +252,7 @@ def test_an_existing_file_is_replaced_only_when_the_render_succeeds(tmp_path: Pa
     result = runner.invoke(app, ["render", str(mission), "-o", str(out)])
     assert result.exit_code == 1
     assert out.read_bytes() == b"precious"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["clash.yaml", "keep.wav"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clash.yaml", "keep.wav", "scratch"]
 
 
 def test_missing_ffmpeg_is_exit_3_with_an_install_hint(
