@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import wave
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -39,8 +40,8 @@ def _load_recording(path: Path) -> tuple[Samples, int]:
     if data[:4] == b"RIFF":
         try:
             return pcm.read_wav(data)
-        except Exception:
-            pass
+        except (wave.Error, EOFError, ValueError):
+            pass  # not 8-32 bit PCM (e.g. float samples): let ffmpeg read it
     from authoring.audio.tools import require_program
 
     require_program("ffmpeg", f"to read the recording {path}")
