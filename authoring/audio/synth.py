@@ -9,6 +9,7 @@ renders are byte-for-byte repeatable.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import wave
 from collections.abc import Callable, Sequence
@@ -49,7 +50,8 @@ def _load_recording(path: Path) -> tuple[Samples, int]:
     from pydub.exceptions import CouldntDecodeError
 
     try:
-        seg = AudioSegment.from_file(path)
+        # from bytes: pydub leaves a file it opens itself unclosed
+        seg = AudioSegment.from_file(io.BytesIO(data))
     except CouldntDecodeError:
         raise InvalidInputError(f"{path}: not an audio file ffmpeg can read") from None
     return pcm.from_int(seg.raw_data, seg.sample_width, seg.channels), int(seg.frame_rate)
