@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +16,7 @@ from authoring.render.build import build_sheet
 app = typer.Typer()
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """The sheet kinds."""
 
     briefing = "briefing"
@@ -25,7 +25,7 @@ class Kind(str, Enum):
     answer_key = "answer-key"
 
 
-class PaperSize(str, Enum):
+class PaperSize(StrEnum):
     """The paper sizes."""
 
     a4 = "a4"

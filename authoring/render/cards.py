@@ -7,7 +7,7 @@ faces come from the engine's packaged threat data (see :func:`load_faces`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from authoring.errors import InvalidInputError
@@ -20,8 +20,6 @@ DECK_CARD_COLOURS: Mapping[str, tuple[str, ...]] = {
     "yellow": ("yellow",),
     "mixed": ("white", "yellow"),
 }
-#: The first-game (test-run) deck: these cards, stacked in numeric order (rules.md §17).
-TEST_RUN_DECK: tuple[str, ...] = tuple(f"E1-0{n}" for n in range(1, 7))
 KIND_ORDER = ("external", "internal-malfunction", "internal-intruder")
 
 
@@ -74,16 +72,13 @@ def pile_key(threat: Threat) -> tuple[bool, bool]:
     return (not threat.internal, threat.serious)
 
 
-def deck_pool(threat: Threat, decks: Decks, faces: Mapping[str, CardFace],
-              profile: str = "base") -> list[CardFace]:
+def deck_pool(threat: Threat, decks: Decks, faces: Mapping[str, CardFace]) -> list[CardFace]:
     """Returns the cards an unpinned threat announcement can draw, by id.
 
     Normal and unconfirmed threats draw from the common decks, serious ones from the serious
-    decks; external and internal threats have separate decks. Only base-game cards are dealt.
-    The test-run profile deals the first-game deck E1-01 … E1-06.
+    decks; external and internal threats have separate decks. Only base-game cards are dealt
+    (the same piles as the engine's draw).
     """
-    if profile == "test-run" and not threat.internal and not threat.serious:
-        return [faces[i] for i in TEST_RUN_DECK if i in faces]
     colours = DECK_CARD_COLOURS[decks.serious if threat.serious else decks.common]
     external, serious = pile_key(threat)
     return sorted((f for f in faces.values()
@@ -117,7 +112,7 @@ def possible_cards(mission: Mission, faces: Mapping[str, CardFace],
     found: dict[str, CardFace] = {}
     for threat in played_threats(mission, players):
         pool = ([pinned_face(threat, faces, mission)] if threat.card
-                else deck_pool(threat, mission.decks, faces, mission.profile))
+                else deck_pool(threat, mission.decks, faces))
         found.update((f.id, f) for f in pool)
     return sorted(found.values(), key=CardFace.sort_key)
 
@@ -136,21 +131,11 @@ def zones_for(card: CardFace, mission: Mission, faces: Mapping[str, CardFace],
             if threat.card.upper() == card.id:
                 zones.add(threat.zone)
         elif any(f.id == card.id for f in
-                 deck_pool(threat, mission.decks, faces, mission.profile)):
+                 deck_pool(threat, mission.decks, faces)):
             zones.add(threat.zone)
     return [z for z in ("red", "white", "blue", "internal") if z in zones]
-
-
-def faces_by_id(faces: Iterable[CardFace]) -> dict[str, CardFace]:
-    """Returns the faces keyed by their id."""
-    return {f.id: f for f in faces}
 
 
 def text_or_dash(value: object) -> str:
     """Returns a printed value as text, ``-`` for none."""
     return "-" if value is None or value == "" else str(value)
-
-
-def join_texts(parts: Sequence[str]) -> str:
-    """Joins non-empty texts with a space."""
-    return " ".join(p for p in parts if p)

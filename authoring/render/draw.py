@@ -1,30 +1,21 @@
-"""Draws a mission's threat cards and trajectories deterministically, for the answer key.
+"""Draws a mission's threat cards and trajectories for the answer key, with the engine's draw.
 
-Each pile (external/internal × normal/serious) is sorted by id, cleared of the mission's pinned
-cards and shuffled with one ``random.Random(seed)``; threats then take the top card of their
-pile in announcement order. Unpinned trajectories are four different boards out of T1–T7, drawn
-from the same generator after the cards. The test-run deck is dealt in numeric order (rules.md
-§17). Same mission, player count and seed give the same draw.
+The engine's ``setup_from_mission`` owns the seeded draw (per pile: external/internal x
+normal/serious, pinned cards kept out of the piles; unpinned trajectories four different boards
+of T1-T7), so ``--seed N`` on the answer key gives the very cards the engine, the linter's
+simulation and any other tool deal for seed N. Same mission, player count and seed → same draw.
 """
 
 from __future__ import annotations
 
-import random
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from authoring.engine import EngineError, Plan, make_crew_plan, setup_from_mission
 from authoring.errors import InvalidInputError
-from authoring.mission.model import TRAJECTORIES, Mission, Threat
-from authoring.mission.timecode import format_clock
-from authoring.render.cards import (
-    CardFace,
-    deck_pool,
-    pile_key,
-    pinned_face,
-    played_threats,
-)
-
-ZONES = ("red", "white", "blue", "internal")
+from authoring.mission.model import Mission, Threat
+from authoring.render.cards import CardFace, pinned_face, played_threats
 
 
 @dataclass(frozen=True)
@@ -55,36 +46,28 @@ def needs_seed(mission: Mission, players: int) -> bool:
 
 def draw_mission(mission: Mission, faces: Mapping[str, CardFace], *, players: int,
                  seed: int | None) -> Draw:
-    """Returns the cards and boards of one play; ``seed`` may be None only if all is pinned."""
+    """Returns the cards and boards of one play; ``seed`` may be None only if all is pinned.
+
+    The crew is taken as 5 figures with 5 players and 4 otherwise, so unconfirmed reports
+    are played exactly when the soundtrack announces them.
+    """
     if seed is None and needs_seed(mission, players):
         raise ValueError("a seed is needed: the mission leaves cards or trajectories to chance")
-    rng = random.Random(seed)
     threats = played_threats(mission, players)
-    pinned = {t.card.upper() for t in threats if t.card}
-    piles: dict[tuple[bool, bool], list[CardFace]] = {}
-    for threat in threats:
-        key = pile_key(threat)
-        if threat.card or key in piles:
-            continue
-        pile = [f for f in deck_pool(threat, mission.decks, faces, mission.profile)
-                if f.id not in pinned]
-        if not (mission.profile == "test-run" and key == (True, False)):
-            rng.shuffle(pile)
-        piles[key] = pile
-    drawn: list[tuple[Threat, CardFace, bool]] = []
     for threat in threats:
         if threat.card:
-            drawn.append((threat, pinned_face(threat, faces, mission), True))
-            continue
-        pile = piles[pile_key(threat)]
-        if not pile:
-            raise InvalidInputError(
-                f"{mission.source or mission.id}: threat at {format_clock(threat.at)}: "
-                "its deck has run out of cards")
-        drawn.append((threat, pile.pop(0), False))
-    if mission.trajectories is not None:
-        boards = dict(mission.trajectories)
-    else:
-        boards = dict(zip(ZONES, rng.sample(list(TRAJECTORIES), len(ZONES)), strict=True))
-    return Draw(seed, boards, mission.trajectories is not None,
-                tuple(DrawnThreat(t, c, boards[t.zone], p) for t, c, p in drawn))
+            pinned_face(threat, faces, mission)  # a located message before the engine's
+    figures = 5 if players >= 5 else 4
+    plan = Plan(crew=(make_crew_plan("P1", ""),), seed=seed or 0)
+    try:
+        setup = setup_from_mission(dataclasses.replace(mission, players=players), plan,
+                                   figures=figures)
+    except EngineError as error:
+        raise InvalidInputError(f"{mission.source or mission.id}: {error}") from None
+    if len(setup.threats) != len(threats):  # the engine and the timeline disagree on who plays
+        raise AssertionError(f"engine drew {len(setup.threats)} threats, expected {len(threats)}")
+    drawn = tuple(
+        DrawnThreat(threat, faces[event.card], setup.trajectories[threat.zone],
+                    threat.card is not None)
+        for threat, event in zip(threats, setup.threats, strict=True))
+    return Draw(seed, dict(setup.trajectories), mission.trajectories is not None, drawn)

@@ -12,14 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from authoring.engine.trajectories import TRAJECTORIES
 from authoring.errors import UsageError
-from authoring.mission.model import TRAJECTORIES, Mission
+from authoring.mission.model import Mission
 from authoring.mission.timeline import Cue, compile_timeline
 from authoring.render.cards import CardFace, possible_cards, zones_for
 from authoring.render.draw import Draw, draw_mission, needs_seed
 from authoring.render.env import make_environment
 from authoring.render.picture import ZONE_FILL, ZONE_STROKE, layout_timeline
-from authoring.render.tracks import TrackDrawing, draw_track
+from authoring.render.tracks import TrackDrawing, draw_track, label_width
 
 SheetKind = Literal["briefing", "threats", "comms-officer", "answer-key"]
 Paper = Literal["a4", "letter"]
@@ -96,7 +97,7 @@ def _facts(mission: Mission, players: int) -> list[tuple[str, str]]:
         ("Threat decks", f"common: {DECK_LABELS[mission.decks.common]}; "
                          f"serious: {DECK_LABELS[mission.decks.serious]}"),
         ("Trajectories", ", ".join(f"{z} {b}" for z, b in mission.trajectories.items())
-         if mission.trajectories else "drawn at random (four different boards of T1–T7)"),
+         if mission.trajectories else "drawn at random (four different boards of T1-T7)"),
         ("Threats", f"{len(threats)} announced, {points} threat points"
                     + (f" ({unconfirmed} unconfirmed report"
                        f"{'s' if unconfirmed != 1 else ''}"
@@ -130,8 +131,9 @@ def _comms_rows(cues: Sequence[Cue]) -> list[CommsRow]:
 
 def _tracks_for(face: CardFace, boards: Sequence[tuple[str, str]],
                 appears: int | None = None) -> tuple[TrackDrawing, ...]:
+    room = label_width([label for label, _ in boards])
     return tuple(draw_track(board, face.speed_value, external=face.external, label=label,
-                            appears=appears) for label, board in boards)
+                            appears=appears, label_w=room) for label, board in boards)
 
 
 def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],

@@ -2,35 +2,30 @@
 
 Squares are numbered from the ship (square 1 is Z). A threat enters on the highest square and,
 in the threat-action step of every turn from its appearance on (turn 13 included), moves by its
-speed; each X/Y/Z square it lands on or passes triggers (rules.md §5–§7). The drawing puts the
+speed; each X/Y/Z square it lands on or passes triggers (rules.md §5-§7). The drawing puts the
 entry square on the left and the ship on the right, one fixed width per square, so that every
 board of a sheet is drawn on the same scale and the ship ends line up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
-from authoring.mission.model import TRAJECTORIES
+from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
 
-#: Board length and X / Y action squares of T1–T7 (rules.md §7); Z is always square 1.
-BOARDS: Mapping[str, tuple[int, tuple[int, ...], tuple[int, ...]]] = {
-    "T1": (10, (5,), ()),
-    "T2": (11, (8,), ()),
-    "T3": (12, (8,), (3,)),
-    "T4": (13, (9,), (5,)),
-    "T5": (14, (11,), (7,)),
-    "T6": (15, (10,), (7, 3)),
-    "T7": (16, (12,), (8, 5)),
-}
-LONGEST = max(length for length, _, _ in BOARDS.values())
+LONGEST = max(board.length for board in TRAJECTORIES.values())
 LAST_MOVE_TURN = 13  # the closing step moves every threat once more (rules.md §6)
 
 SQUARE = 15    # SVG units per square
-HEIGHT = 18    # height of one square
-LABEL_W = 92   # room on the left for the board / zone label
-SHIP_W = 26    # room on the right for the ship
+HEIGHT = 15    # height of one square
+STOP_H = 7     # room under the squares for the move dots
+SHIP_W = 20    # room on the right for the ship
+CHAR_W = 6.2   # width of one label character at the label's font size
+
+
+def label_width(labels: list[str]) -> float:
+    """Returns the room on the left that the longest of ``labels`` needs."""
+    return 6 + CHAR_W * max((len(label) for label in labels), default=2)
 
 
 @dataclass(frozen=True)
@@ -70,24 +65,9 @@ class TrackDrawing:
     speed: int | None
     external: bool
     width: float
+    ship_x: float
     height: float = HEIGHT
-
-    @property
-    def ship_x(self) -> float:
-        """Where the ship's edge is drawn."""
-        return LABEL_W + LONGEST * SQUARE
-
-
-def board_squares(board: str) -> dict[int, str]:
-    """Returns the action letter of each square of ``board`` ('' for a plain square)."""
-    length, xs, ys = BOARDS[board]
-    actions = dict.fromkeys(range(1, length + 1), "")
-    for square in xs:
-        actions[square] = "x"
-    for square in ys:
-        actions[square] = "y"
-    actions[1] = "z"
-    return actions
+    stop_h: float = STOP_H
 
 
 def _stops(length: int, speed: int | None) -> dict[int, int]:
@@ -102,21 +82,24 @@ def _stops(length: int, speed: int | None) -> dict[int, int]:
     return stops
 
 
-def _band(square: int) -> int:
-    return 1 if square <= 5 else 2 if square <= 10 else 3
-
-
 def draw_track(board: str, speed: int | None, *, external: bool, label: str = "",
-               appears: int | None = None) -> TrackDrawing:
-    """Returns the drawing of ``board`` for a threat of ``speed`` appearing on turn ``appears``."""
+               appears: int | None = None, label_w: float | None = None) -> TrackDrawing:
+    """Returns the drawing of ``board`` for a threat of ``speed`` appearing on turn ``appears``.
+
+    ``label_w`` is the room left of the longest board; give every track of one card the same
+    value so that their ship ends line up.
+    """
+    label = label or board
+    label_w = label_width([label]) if label_w is None else label_w
     if board not in TRAJECTORIES:
         raise ValueError(f"expected a trajectory T1..T7, got {board!r}")
-    length = BOARDS[board][0]
-    actions = board_squares(board)
+    trajectory = TRAJECTORIES[board]
+    length = trajectory.length
+    actions = {n: trajectory.action_at(n) for n in range(1, length + 1)}
     stops = _stops(length, speed)
-    left = LABEL_W + (LONGEST - length) * SQUARE
+    left = label_w + (LONGEST - length) * SQUARE
     squares = tuple(
-        Square(number, left + (length - number) * SQUARE, actions[number], _band(number),
+        Square(number, left + (length - number) * SQUARE, actions[number], DISTANCE[number],
                stops.get(number, -1))
         for number in range(length, 0, -1))
     reaches: list[ActionReach] = []
@@ -126,5 +109,6 @@ def draw_track(board: str, speed: int | None, *, external: bool, label: str = ""
                 move = -(-(length - number) // speed)  # ceil: landed on or passed
                 turn = None if appears is None else appears + move - 1
                 reaches.append(ActionReach(actions[number], number, move, turn))
-    return TrackDrawing(board, label or board, squares, tuple(reaches), speed, external,
-                        LABEL_W + LONGEST * SQUARE + SHIP_W)
+    ship_x = label_w + LONGEST * SQUARE
+    return TrackDrawing(board, label, squares, tuple(reaches), speed, external,
+                        ship_x + SHIP_W, ship_x)
