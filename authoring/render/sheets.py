@@ -20,7 +20,7 @@ from authoring.render.cards import CardFace, possible_cards, zones_for
 from authoring.render.draw import Draw, draw_mission, needs_seed
 from authoring.render.env import make_environment
 from authoring.render.picture import ZONE_FILL, ZONE_STROKE, layout_timeline
-from authoring.render.tracks import TrackDrawing, draw_track, label_width
+from authoring.render.tracks import TrackStack, draw_track, label_width, stack_tracks
 
 SheetKind = Literal["briefing", "threats", "comms-officer", "answer-key"]
 Paper = Literal["a4", "letter"]
@@ -55,7 +55,7 @@ class CardBlock:
 
     face: CardFace
     zones: tuple[str, ...]
-    tracks: tuple[TrackDrawing, ...]
+    tracks: TrackStack
     note: str = ""
 
 
@@ -130,10 +130,11 @@ def _comms_rows(cues: Sequence[Cue]) -> list[CommsRow]:
 
 
 def _tracks_for(face: CardFace, boards: Sequence[tuple[str, str]],
-                appears: int | None = None) -> tuple[TrackDrawing, ...]:
+                appears: int | None = None) -> TrackStack:
     room = label_width([label for label, _ in boards])
-    return tuple(draw_track(board, face.speed_value, external=face.external, label=label,
-                            appears=appears, label_w=room) for label, board in boards)
+    return stack_tracks(tuple(draw_track(board, face.speed_value, external=face.external,
+                                         label=label, appears=appears, label_w=room)
+                              for label, board in boards), turns=appears is not None)
 
 
 def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],

@@ -112,3 +112,81 @@ def draw_track(board: str, speed: int | None, *, external: bool, label: str = ""
     ship_x = label_w + LONGEST * SQUARE
     return TrackDrawing(board, label, squares, tuple(reaches), speed, external,
                         ship_x + SHIP_W, ship_x)
+
+
+def _square_path(xs: list[float], y: float, size: float, height: float) -> str:
+    return " ".join(f"M{x:g} {y:g}h{size:g}v{height:g}h{-size:g}Z" for x in xs)
+
+
+def _dots_path(xs: list[float], y: float, r: float) -> str:
+    return " ".join(f"M{x - r:g} {y:g}a{r:g} {r:g} 0 1 0 {2 * r:g} 0a{r:g} {r:g} 0 1 0 {-2 * r:g} 0"
+                    for x in xs)
+
+
+@dataclass(frozen=True)
+class TrackRow:
+    """One track of a stacked drawing, reduced to a few SVG paths (fast to print)."""
+
+    track: TrackDrawing
+    y: float
+    fills: tuple[tuple[str, str], ...]          # (fill colour, path of its squares)
+    letters: tuple[tuple[float, str], ...]      # (x centre, X/Y/Z)
+    dots: str                                   # the squares the threat stands on after a move
+    entry: tuple[float, float]                  # centre of the entry ring
+    reach: str
+
+
+BAND_FILL = {3: "#fafafa", 2: "#e4e4e4", 1: "#cccccc"}
+ACTION_FILL = {"x": "#ffe08a", "y": "#ffc078", "z": "#ff8a80"}
+INTERNAL_FILL = "#f2f2f2"
+ROW_GAP = 4.0
+
+
+@dataclass(frozen=True)
+class TrackStack:
+    """Several tracks of one card stacked in one SVG, with their reach texts on the right."""
+
+    rows: tuple[TrackRow, ...]
+    width: float
+    height: float
+    ship_x: float
+    text_x: float
+
+
+def reach_text(track: TrackDrawing, turns: bool) -> str:
+    """Returns 'X2 · Y4 · Z6' (moves) or 'X turn 2 · Z turn 6' (turns) for a track."""
+    if track.speed is None:
+        return "speed varies"
+    parts = []
+    for reach in track.reaches:
+        if turns:
+            when = f"turn {reach.turn}" if reach.reached else "not reached"
+            parts.append(f"{reach.action.upper()} {when}")
+        else:
+            parts.append(f"{reach.action.upper()}{reach.move}")
+    return " · ".join(parts)
+
+
+def stack_tracks(tracks: tuple[TrackDrawing, ...], *, turns: bool,
+                 text_w: float = 150.0) -> TrackStack:
+    """Returns the tracks laid out one under the other in a single drawing."""
+    rows = []
+    row_h = HEIGHT + STOP_H + ROW_GAP
+    for index, track in enumerate(tracks):
+        y = 0.5 + index * row_h
+        groups: dict[str, list[float]] = {}
+        for square in track.squares:
+            fill = (ACTION_FILL[square.action] if square.action
+                    else BAND_FILL[square.band] if track.external else INTERNAL_FILL)
+            groups.setdefault(fill, []).append(square.x)
+        fills = tuple((fill, _square_path(xs, y, SQUARE, HEIGHT)) for fill, xs in groups.items())
+        letters = tuple((s.x + SQUARE / 2, s.action.upper()) for s in track.squares if s.action)
+        dot_y = y + HEIGHT + STOP_H / 2
+        dots = _dots_path([s.x + SQUARE / 2 for s in track.squares if s.stop > 0], dot_y, 2.2)
+        entry = next(((s.x + SQUARE / 2, dot_y) for s in track.squares if s.stop == 0),
+                     (track.squares[0].x + SQUARE / 2, dot_y))
+        rows.append(TrackRow(track, y, fills, letters, dots, entry, reach_text(track, turns)))
+    ship_x = tracks[0].ship_x if tracks else 0.0
+    width = (tracks[0].width if tracks else 0.0) + text_w
+    height = len(tracks) * row_h - ROW_GAP + 1
+    return TrackStack(tuple(rows), width, height, ship_x, ship_x + SHIP_W + 2)
