@@ -18,6 +18,7 @@ these templates and macros.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -52,8 +53,14 @@ def make_environment(overrides: Sequence[Path] = ()) -> jinja2.Environment:
     """Returns a Jinja environment with autoescaping, StrictUndefined and the sheet filters.
 
     Autoescaping is on for every template (HTML, inline SVG and CSS alike): all mission text is
-    user input, so nothing is ever marked safe by name.
+    user input, so nothing is ever marked safe by name. Environments are shared per search path
+    so that templates are compiled once per process (Jinja re-checks file times on each load).
     """
+    return _environment(tuple(Path(p).resolve() for p in overrides))
+
+
+@cache
+def _environment(overrides: tuple[Path, ...]) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(p) for p in template_path(overrides)]),
         autoescape=True,
