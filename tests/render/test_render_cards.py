@@ -15,7 +15,6 @@ from authoring.render.cards import deck_pool, possible_cards, zones_for
 from authoring.render.catalogue import load_faces
 from authoring.render.draw import draw_mission, needs_seed
 
-
 FACES = load_faces()
 OFFICIAL = Path(__file__).resolve().parents[2] / "missions" / "official"
 

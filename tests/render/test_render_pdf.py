@@ -43,7 +43,7 @@ def _check_pdf(poppler: Poppler, path: Path, paper: str) -> tuple[int, str]:
                         "common: white and yellow mixed"]),
     ("briefing", "letter", ["Mission 7", "6 announced, 8 threat points"]),
     ("comms-officer", "a4", ["COMMUNICATIONS OFFICER", "Communication system down.",
-                             "8:20–8:45", "Mission complete. Jumping to hyperspace."]),
+                             "8:20\u20138:45", "Mission complete. Jumping to hyperspace."]),
     ("answer-key", "letter", ["ANSWER KEY", "Draw with seed 3", "Fighter E1-07",
                               "Man-of-War SE1-02", "Points: 8 destroyed"]),
 ])

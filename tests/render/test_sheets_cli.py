@@ -63,8 +63,9 @@ def test_answer_key_without_seed_keeps_the_old_file(tmp_path: Path) -> None:
 
 def test_invalid_mission_is_reported_with_its_location(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("format: 1\nid: x\ntitle: t\nprofile: base\nphases: [\"3:40\", \"7:30\", \"10:00\"]\n"
-                   "events: []\nplayers: 9\n", encoding="utf-8")
+    bad.write_text('format: 1\nid: x\ntitle: t\nprofile: base\n'
+                   'phases: ["3:40", "7:30", "10:00"]\nevents: []\nplayers: 9\n',
+                   encoding="utf-8")
     result = _run(str(bad), "-o", str(tmp_path / "out.html"))
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {bad}:7:")
