@@ -123,6 +123,21 @@ def _dots_path(xs: list[float], y: float, r: float) -> str:
                     for x in xs)
 
 
+#: X, Y and Z as stroke outlines in a 6 x 8 box (drawn as paths: far cheaper to print than
+#: hundreds of small SVG text elements, and identical in every viewer).
+_GLYPHS = {"x": "M{l} {t}L{r} {b}M{r} {t}L{l} {b}",
+           "y": "M{l} {t}L{c} {m}L{r} {t}M{c} {m}L{c} {b}",
+           "z": "M{l} {t}H{r}L{l} {b}H{r}"}
+
+
+def _letters_path(letters: list[tuple[float, str]], y: float) -> str:
+    top, bottom = y + HEIGHT / 2 - 4, y + HEIGHT / 2 + 4
+    return " ".join(
+        _GLYPHS[letter].format(l=f"{x - 3:g}", r=f"{x + 3:g}", c=f"{x:g}", t=f"{top:g}",
+                               b=f"{bottom:g}", m=f"{(top + bottom) / 2:g}")
+        for x, letter in letters)
+
+
 @dataclass(frozen=True)
 class TrackRow:
     """One track of a stacked drawing, reduced to a few SVG paths (fast to print)."""
@@ -130,7 +145,7 @@ class TrackRow:
     track: TrackDrawing
     y: float
     fills: tuple[tuple[str, str], ...]          # (fill colour, path of its squares)
-    letters: tuple[tuple[float, str], ...]      # (x centre, X/Y/Z)
+    letters: str                                # X/Y/Z glyphs in the action squares
     dots: str                                   # the squares the threat stands on after a move
     entry: tuple[float, float]                  # centre of the entry ring
     reach: str
@@ -144,13 +159,49 @@ ROW_GAP = 4.0
 
 @dataclass(frozen=True)
 class TrackStack:
-    """Several tracks of one card stacked in one SVG, with their reach texts on the right."""
+    """Several tracks of one card stacked in one SVG, with their reach texts on the right.
+
+    The shapes of all rows are merged into one path per colour (``fills``), one for the
+    letters, one for the stop dots, one for the entry rings and one for the ship marks:
+    WeasyPrint's cost is per SVG element, so a card prints in a dozen elements, not hundreds.
+    """
 
     rows: tuple[TrackRow, ...]
     width: float
     height: float
     ship_x: float
     text_x: float
+
+    @property
+    def fills(self) -> tuple[tuple[str, str], ...]:
+        """Returns (colour, path) for the squares of every row, one path per colour."""
+        merged: dict[str, list[str]] = {}
+        for row in self.rows:
+            for fill, path in row.fills:
+                merged.setdefault(fill, []).append(path)
+        return tuple((fill, " ".join(paths)) for fill, paths in merged.items())
+
+    @property
+    def letters(self) -> str:
+        """Returns the X/Y/Z glyphs of every row as one path."""
+        return " ".join(row.letters for row in self.rows if row.letters)
+
+    @property
+    def dots(self) -> str:
+        """Returns the stop dots of every row as one path."""
+        return " ".join(row.dots for row in self.rows if row.dots)
+
+    @property
+    def rings(self) -> str:
+        """Returns the entry rings of every row as one path."""
+        return " ".join(_dots_path([row.entry[0]], row.entry[1], 2.2) for row in self.rows)
+
+    @property
+    def ships(self) -> str:
+        """Returns the ship marks (a wedge at the end of each row) as one path."""
+        return " ".join(
+            f"M{self.ship_x + 2:g} {row.y + HEIGHT / 2:g}L{self.ship_x + 16:g} {row.y:g}"
+            f"V{row.y + HEIGHT:g}Z" for row in self.rows)
 
 
 def reach_text(track: TrackDrawing, turns: bool) -> str:
@@ -180,7 +231,8 @@ def stack_tracks(tracks: tuple[TrackDrawing, ...], *, turns: bool,
                     else BAND_FILL[square.band] if track.external else INTERNAL_FILL)
             groups.setdefault(fill, []).append(square.x)
         fills = tuple((fill, _square_path(xs, y, SQUARE, HEIGHT)) for fill, xs in groups.items())
-        letters = tuple((s.x + SQUARE / 2, s.action.upper()) for s in track.squares if s.action)
+        letters = _letters_path([(s.x + SQUARE / 2, s.action) for s in track.squares
+                                 if s.action], y)
         dot_y = y + HEIGHT + STOP_H / 2
         dots = _dots_path([s.x + SQUARE / 2 for s in track.squares if s.stop > 0], dot_y, 2.2)
         entry = next(((s.x + SQUARE / 2, dot_y) for s in track.squares if s.stop == 0),
