@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from authoring.mission import load_mission  # noqa: E402
-from authoring.render.build import build_sheet  # noqa: E402
-from authoring.render.sheets import SHEET_KINDS  # noqa: E402
+from authoring.mission import load_mission
+from authoring.render.build import build_sheet
+from authoring.render.sheets import SHEET_KINDS
 
 
 def main() -> None:
