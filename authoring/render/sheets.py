@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from authoring.engine.trajectories import TRAJECTORIES
 from authoring.errors import UsageError
-from authoring.mission.model import Mission
+from authoring.mission.model import Announcement, CommsDown, Mission, Threat, event_key
 from authoring.mission.timeline import Cue, compile_timeline
 from authoring.render.cards import CardFace, possible_cards, zones_for
 from authoring.render.draw import Draw, draw_mission, needs_seed
@@ -107,6 +107,28 @@ def _facts(mission: Mission, players: int) -> list[tuple[str, str]]:
     return facts
 
 
+def _event_lines(mission: Mission, players: int) -> list[tuple[int, str, str]]:
+    """Returns (second, text, zone) for each mission event the crew hears, in time order."""
+    lines: list[tuple[int, str, str]] = []
+    for event in mission.events:
+        if isinstance(event, Threat):
+            if event.unconfirmed and players < 5:
+                continue
+            kind = ("serious " if event.serious else "") + (
+                "internal threat" if event.internal else "threat")
+            extra = (" (unconfirmed)" if event.unconfirmed else "") + (
+                f", card {event.card}" if event.card else "")
+            lines.append((event.at, f"T+{event.turn} {kind}{extra}",
+                          event.zone))
+        elif isinstance(event, CommsDown):
+            lines.append((event.at, f"communications down {event.seconds} s", ""))
+        elif isinstance(event, Announcement):
+            lines.append((event.at, f"announcement: {event.text}", ""))
+        else:
+            lines.append((event.at, event_key(event).replace("_", " "), ""))
+    return lines
+
+
 def _comms_rows(cues: Sequence[Cue]) -> list[CommsRow]:
     rows: list[CommsRow] = []
     for cue in cues:
@@ -180,6 +202,7 @@ def sheet_context(mission: Mission, options: SheetOptions,
     if options.kind == "briefing":
         timeline = compile_timeline(mission, players)
         context["picture"] = layout_timeline(timeline)
+        context["events"] = _event_lines(mission, players)
         context["difficulty"] = options.difficulty
     elif options.kind == "comms-officer":
         context["rows"] = _comms_rows(compile_timeline(mission, players).cues)

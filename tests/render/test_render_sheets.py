@@ -52,6 +52,9 @@ def test_briefing_facts_and_optional_difficulty(small_mission: Mission) -> None:
     assert "common: white; serious: white" in plain
     assert "3 announced, 4 threat points (1 unconfirmed report, ignored below 5 players)" in plain
     assert "Difficulty" not in plain
+    assert "0:10 T+1 threat, card E1-07 red" in plain
+    assert "1:30 communications down 10 s" in plain
+    assert "T+3" not in plain  # the unconfirmed report, 4 players
     rated = render_html(small_mission, SheetOptions(
         kind="briefing", difficulty=Difficulty("hard", "survived 41% of 200 simulated crews",
                                                (("median score", "12"),))))
