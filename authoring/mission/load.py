@@ -198,7 +198,9 @@ def parse_document(raw: bytes | str, file: str = "<string>") -> Document:
     if not text.strip() or all(_is_comment_or_blank(line) for line in text.splitlines()):
         return Document(file, None, text, [_problem(
             file, 1, 1, "S001", "yaml-syntax", "empty file: expected a mapping of mission keys")])
-    problem = _check_events(file, text)
+    # Only anchors make aliases possible; a file without '&' needs no expansion count, which
+    # saves a second parse of every ordinary mission.
+    problem = _check_events(file, text) if "&" in text else None
     if problem is not None:
         return Document(file, None, text, [problem])
     try:

@@ -23,6 +23,7 @@ from referencing.jsonschema import DRAFT202012
 from authoring._resources import data_dir
 from authoring.mission.load import Document
 from authoring.mission.problem import Problem
+from authoring.mission.timecode import CLOCK_PATTERN, format_clock
 
 SCHEMA_BASE = "https://spacealert.invalid/schemas/"
 
@@ -131,8 +132,8 @@ def _problem_for(doc: Document, error: ValidationError) -> Problem:
     if kind == "type":
         if isinstance(instance, datetime.date):
             hint = f"quote the value: '{instance.isoformat()}'"
-        elif kind == "type" and isinstance(instance, (int, float)) and ":" not in str(instance):
-            hint = hint or (description if isinstance(description, str) else None)
+        elif schema.get("pattern") == CLOCK_PATTERN and isinstance(instance, int):
+            hint = f'write times as quoted m:ss strings, e.g. "{format_clock(instance)}"'
         return Problem(doc.file, line, col, "S102", "wrong-type",
                        f"expected {_expected_type(error.validator_value)} at {where}, "
                        f"got {_describe(instance)}", path=where, hint=hint)
@@ -142,6 +143,10 @@ def _problem_for(doc: Document, error: ValidationError) -> Problem:
         return Problem(doc.file, line, col, "S104", "invalid-value",
                        f"expected exactly one event kind at {where} (threat, incoming_data, "
                        f"data_transfer, comms_down or announcement), got {got}", path=where)
+    if kind == "pattern" and error.validator_value == CLOCK_PATTERN:
+        return Problem(doc.file, line, col, "S104", "invalid-value",
+                       f"invalid time {instance!r} at {where}: expected m:ss such as \"2:05\" "
+                       "(minutes 0-59, seconds 00-59)", path=where)
     if kind == "pattern" and isinstance(instance, str):
         expected = description or f"a value matching {error.validator_value}"
         return Problem(doc.file, line, col, "S104", "invalid-value",

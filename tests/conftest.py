@@ -1,0 +1,41 @@
+"""Hermetic test environment: scrubbed environment, caches in tmp, no network."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _hermetic(monkeypatch: pytest.MonkeyPatch,
+              tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    cache = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("SPACEALERT_CACHE_DIR", str(cache))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refuses connections outside loopback: tests never reach the network."""
+    real_connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: object) -> object:
+        host = address[0] if isinstance(address, tuple) else address
+        if isinstance(host, str) and (host.startswith("127.") or host in ("localhost", "::1")):
+            return real_connect(self, address)  # type: ignore[arg-type]
+        if isinstance(host, str) and host.startswith("/"):
+            return real_connect(self, address)  # type: ignore[arg-type]
+        raise OSError(f"network access blocked in tests: {address!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
