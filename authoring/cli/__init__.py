@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import sheets, timeline, validate
+from authoring.cli import render, sheets, timeline, validate, voices
 
 app = typer.Typer(
     name="spacealert",
@@ -23,6 +23,8 @@ app = typer.Typer(
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
 app.add_typer(sheets.app)
+app.add_typer(render.app)
+app.add_typer(voices.app)
 
 
 def _show_version(value: bool) -> None:
