@@ -32,7 +32,7 @@ Passes::
 Fails::
 
     phases: ["3:45", "7:30", "10:00"]
-    events:  # <- M107, M107, M107
+    events:  # <- M107, M107, M107, M107
       - {at: "0:10", threat: {turn: 1, zone: red}}
       - {at: "0:40", threat: {turn: 2, zone: white}}
       - {at: "1:10", threat: {turn: 3, zone: blue}}
