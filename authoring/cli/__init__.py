@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import render, sheets, timeline, validate, voices
+from authoring.cli import lint, render, rules, sheets, timeline, validate, voices
 
 app = typer.Typer(
     name="spacealert",
@@ -25,6 +25,8 @@ app.add_typer(timeline.app)
 app.add_typer(sheets.app)
 app.add_typer(render.app)
 app.add_typer(voices.app)
+app.add_typer(lint.app)
+app.add_typer(rules.app)
 
 
 def _show_version(value: bool) -> None:
