@@ -1,7 +1,7 @@
 """Enforces the import layers of DEVELOPERS.md / style.md §3.
 
-mission <- engine <- lint / audio / generate <- render <- cli; nothing imports the CLI,
-and the engine uses the standard library only.
+mission <- engine <- lint / audio / generate / solve <- render <- publish <- cli; nothing
+imports the CLI, and the engine uses the standard library only.
 """
 
 from __future__ import annotations
@@ -24,9 +24,12 @@ ALLOWED: dict[str, set[str]] = {
     "generate": {"generate", "mission", "engine", "lint", "errors", "_resources"},
     "report": {"report", "lint", "errors"},
     "render": {"render", "mission", "engine", "lint", "errors", "_resources"},
+    "solve": {"solve", "mission", "engine", "errors", "_resources"},
+    # publish orchestrates a pack build: audio, sheets and the site, so it sits above both
+    "publish": {"publish", "render", "audio", "lint", "mission", "engine", "errors", "_resources"},
     "cli": {
-        "cli", "mission", "engine", "audio", "lint", "generate", "report", "render",
-        "errors", "_resources", "",
+        "cli", "mission", "engine", "audio", "lint", "generate", "report", "render", "solve",
+        "publish", "errors", "_resources", "",
     },
     "__main__": {"cli"},
 }

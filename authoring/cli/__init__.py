@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import lint, render, rules, sheets, timeline, validate, voices
+from authoring.cli import lint, render, rules, schema, sheets, timeline, validate, voices
 
 app = typer.Typer(
     name="spacealert",
@@ -22,6 +22,7 @@ app = typer.Typer(
 )
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
+app.add_typer(schema.app)
 app.add_typer(sheets.app)
 app.add_typer(render.app)
 app.add_typer(voices.app)
