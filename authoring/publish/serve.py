@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import os
 import re
+import sys
 import threading
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 HOST = "127.0.0.1"
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
@@ -46,10 +47,12 @@ def parse_range(header: str, size: int) -> tuple[int, int] | None:
 class RangeRequestHandler(SimpleHTTPRequestHandler):
     """Serves files like ``SimpleHTTPRequestHandler`` and answers byte ranges with 206."""
 
-    extensions_map: ClassVar[dict[str, str]] = {**SimpleHTTPRequestHandler.extensions_map,
-                      ".vtt": "text/vtt", ".srt": "text/plain", ".ogg": "audio/ogg",
-                      ".mp3": "audio/mpeg", ".wav": "audio/wav", ".js": "text/javascript",
-                      ".yaml": "text/yaml"}
+    # The base class declares extensions_map as a plain class attribute; extend it likewise.
+    extensions_map = {  # noqa: RUF012
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".vtt": "text/vtt", ".srt": "text/plain", ".ogg": "audio/ogg", ".mp3": "audio/mpeg",
+        ".wav": "audio/wav", ".js": "text/javascript", ".yaml": "text/yaml",
+    }
 
     def log_message(self, format: str, *args: Any) -> None:
         if getattr(self.server, "quiet", False):
@@ -119,6 +122,12 @@ class PreviewServer(ThreadingHTTPServer):
         super().__init__((HOST, port), handler)
         self.root = root
         self.quiet = quiet
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Ignores clients that hang up mid-file (browsers abort media requests when seeking)."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:
