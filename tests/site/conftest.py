@@ -43,7 +43,7 @@ def server(built: BuildResult) -> Iterator[PreviewServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def chromium() -> Iterator[object]:
     """Headless Debian Chromium driven by Playwright (never `playwright install`)."""
     if not Path(CHROMIUM).exists():
         pytest.skip("needs Debian chromium at /usr/bin/chromium")

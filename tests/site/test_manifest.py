@@ -73,7 +73,7 @@ def test_paths_may_not_leave_the_pack(tmp_path: Path) -> None:
 
 
 def test_a_folder_without_manifest_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(InvalidInputError, match="expected a pack.yaml"):
+    with pytest.raises(InvalidInputError, match=r"expected a pack\.yaml"):
         load_pack(tmp_path)
     with pytest.raises(InvalidInputError, match="expected a pack folder, got nothing"):
         load_pack(tmp_path / "nope")
