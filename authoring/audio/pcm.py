@@ -71,7 +71,7 @@ def read_wav(data: bytes) -> tuple[Samples, int]:
 
 def to_int16(x: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
     """Returns float samples as int16, rounded and clipped to full scale."""
-    return np.clip(np.rint(np.asarray(x, np.float64) * 32767.0), -32768, 32767).astype(np.int16)
+    return np.clip(np.rint(np.asarray(x, np.float64) * 32768.0), -32768, 32767).astype(np.int16)
 
 
 def wav_bytes(x: npt.NDArray[Any], rate: int = RATE, channels: int = 1) -> bytes:

@@ -46,13 +46,15 @@ class Overlap:
     first: Cue
     first_end_ms: int
     second: Cue
+    first_text: str = ""
+    second_text: str = ""
 
     def describe(self) -> str:
         """Returns a one-line explanation naming both cues and their times."""
         a, b = self.first, self.second
-        return (f"{a.kind} at {format_ms(a.start_ms)} ({_short(a.text)}) is spoken until "
-                f"{format_ms(self.first_end_ms)}, but {b.kind} starts at "
-                f"{format_ms(b.start_ms)} ({_short(b.text)})")
+        return (f"{a.kind} at {format_ms(a.start_ms)} ({_short(self.first_text or a.text)}) "
+                f"is spoken until {format_ms(self.first_end_ms)}, but {b.kind} starts at "
+                f"{format_ms(b.start_ms)} ({_short(self.second_text or b.text)})")
 
 
 def _short(text: str) -> str:
@@ -87,16 +89,21 @@ def length_ms(samples: Samples) -> int:
     return -(-len(samples) * 1000 // RATE)
 
 
-def find_overlaps(cues: Sequence[Cue], lengths: Sequence[int]) -> list[Overlap]:
-    """Returns every pair of speech cues where the second starts before the first has ended."""
-    speech = [(c, n) for c, n in zip(cues, lengths, strict=True) if c.speech]
+def find_overlaps(cues: Sequence[Cue], lengths: Sequence[int],
+                  texts: Sequence[str] | None = None) -> list[Overlap]:
+    """Returns every pair of speech cues where the second starts before the first has ended.
+
+    ``lengths`` (ms) and the optional spoken ``texts`` are aligned with ``cues``.
+    """
+    said = list(texts) if texts is not None else [c.text for c in cues]
+    speech = [(c, n, t) for c, n, t in zip(cues, lengths, said, strict=True) if c.speech]
     found: list[Overlap] = []
-    for i, (cue, n) in enumerate(speech):
+    for i, (cue, n, text) in enumerate(speech):
         end = cue.start_ms + n
-        for later, _ in speech[i + 1:]:
+        for later, _, later_text in speech[i + 1:]:
             if later.start_ms >= end:
                 break
-            found.append(Overlap(cue, end, later))
+            found.append(Overlap(cue, end, later, text, later_text))
     return found
 
 
@@ -168,7 +175,8 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
     clips = _speech_clips(synth, timeline, progress)
     cues = timeline.cues
     lengths = [length_ms(clips[i]) if i in clips else 0 for i in range(len(cues))]
-    overlaps = find_overlaps(cues, lengths)
+    texts = [cue_text(c, voice) if c.speech else "" for c in cues]
+    overlaps = find_overlaps(cues, lengths, texts)
     warnings: list[str] = []
     if overlaps and not options.allow_overlap:
         more = f" (and {len(overlaps) - 1} more)" if len(overlaps) > 1 else ""
@@ -186,7 +194,7 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
         samples = clips.get(i)
         if samples is None and options.effects:
             samples = _effect(cue, ref_db)
-        text = cue_text(cue, voice) if cue.speech else ""
+        text = texts[i]
         if samples is None:
             continue
         placed.append(Placed(i, cue, start_sample(cue.start_ms), samples))
