@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lint_helpers import lint_text
 
 from authoring.errors import UsageError
 from authoring.lint import LintConfig, LintConfigError, all_rules, find_config, lint_mission
 from authoring.lint.config import resolve
 from authoring.lint.selection import is_enabled, parse_selectors
-from lint_helpers import lint_text
 
 NAMES = {code: rule.name for code, rule in all_rules().items()}
 EARLY = """\

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from authoring.lint.suppress import comment_start, parse_directives
 from lint_helpers import lint_text
+
+from authoring.lint.suppress import comment_start, parse_directives
 
 BASE = """\
 format: 1
