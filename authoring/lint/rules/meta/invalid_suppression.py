@@ -29,7 +29,6 @@ from collections.abc import Iterator
 
 from authoring.lint.context import LintContext
 from authoring.lint.rule import Finding, Options
-from authoring.lint.suppress import parse_directives
 
 CODE = "S202"
 NAME = "invalid-suppression"
@@ -45,7 +44,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     from authoring.lint.registry import VALIDATOR_CODES, all_rules  # the registry lists us
 
     known = [*all_rules(), *VALIDATOR_CODES]
-    directives, bad = parse_directives(ctx.document.text)
+    directives, bad = ctx.directives
     for item in bad:
         yield Finding((), item.message, line=item.line, col=item.col,
                       hint="write '# spacealert: disable=T104' (or disable-file=…)")
