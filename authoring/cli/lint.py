@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +17,7 @@ from authoring.report.formats import summary
 app = typer.Typer()
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     """The ``--output-format`` choices."""
 
     full = "full"

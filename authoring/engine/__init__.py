@@ -12,7 +12,7 @@ Typical use::
 from __future__ import annotations
 
 from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
-from authoring.engine.game import Game, initial_state, resolve
+from authoring.engine.game import Game, initial_state, resolve, resolve_mission
 from authoring.engine.log import LogEntry, Result, Score, ThreatOutcome, format_result
 from authoring.engine.notation import notation, parse_notation
 from authoring.engine.plan import Action, CrewPlan, Plan, make_crew_plan, parse_action, parse_plan
@@ -42,5 +42,6 @@ __all__ = [
     "parse_notation",
     "parse_plan",
     "resolve",
+    "resolve_mission",
     "setup_from_mission",
 ]

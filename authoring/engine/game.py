@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from authoring.engine import ship
 from authoring.engine.log import LogEntry, Result, ThreatOutcome
 from authoring.engine.plan import (
     BLANK,
     BOTS,
+    HEROIC_BIT,
     HMOVE,
+    KIND_MASK,
     LIFT,
     TOKEN_KINDS,
-    Action,
+    TRIP_BIT,
     Plan,
 )
 from authoring.engine.plan import BLUE as MOVE_BLUE
@@ -21,7 +24,7 @@ from authoring.engine.plan import A as ACT_A
 from authoring.engine.plan import B as ACT_B
 from authoring.engine.plan import C as ACT_C
 from authoring.engine.scoring import score_state
-from authoring.engine.setup import Setup
+from authoring.engine.setup import Setup, setup_from_mission
 from authoring.engine.ship import (
     ACTIVE,
     DISABLED,
@@ -50,17 +53,8 @@ from authoring.engine.threats import abilities
 from authoring.engine.threats.cards import get_card
 from authoring.engine.trajectories import DISTANCE, TRAJECTORIES, Trajectory
 
-HEROIC_BIT = 16
-TRIP_BIT = 32
-KIND_MASK = 15
 # Appearance order inside one turn (New Frontier only; rules §19/§20).
 _SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
-
-
-def encode(action: Action) -> int:
-    """Packs a plan action into the small integer the engine dispatches on."""
-    return (action.kind | (HEROIC_BIT if action.heroic else 0) | (TRIP_BIT if action.tripped else 0)
-            | ((action.target + 1) << 8))
 
 
 class ShipDestroyed(Exception):
@@ -74,7 +68,7 @@ class ShipDestroyed(Exception):
 def initial_state(setup: Setup, plan: Plan) -> State:
     """Returns the starting state of the Resolution Round (rules §3)."""
     setup.check_crew(len(plan.crew))
-    crew = [CrewMember(c.label, [encode(a) for a in c.actions]) for c in plan.crew]
+    crew = [CrewMember(c.label, list(c.codes)) for c in plan.crew]
     threats = [ThreatState(get_card(e.card), e.turn, ZONE_NAMES.index(e.zone))
                for e in setup.threats]
     threats.sort(key=lambda t: (t.token, _SAME_TURN_ORDER[(t.card.external, t.card.serious)]))
@@ -138,7 +132,8 @@ class Game:
             st.lost = self.turn
             self.step = "end"
             cause = loss.cause
-            self.note("end", f"the ship is destroyed: {cause}")
+            if self.log is not None:
+                self.note("end", f"the ship is destroyed: {cause}")
             self._snapshot()
         return self.result(cause)
 
@@ -162,9 +157,11 @@ class Game:
         self.step = "end"
         if self.launched:
             st.rocket_flying = True
-            self.note("rocket", "the rocket moves to the second square; it hits next turn")
+            if self.log is not None:
+                self.note("rocket", "the rocket moves to the second square; it hits next turn")
         if turn in (2, 5, 9) and not st.maintained[phase]:
-            self.note("computer", "nobody maintained the computer: crew on the ship delayed")
+            if self.log is not None:
+                self.note("computer", "nobody maintained the computer: crew on the ship delayed")
             for member in st.crew:
                 if member.station != SPACE and not member.out:
                     self.delay(member, turn + 1)
@@ -181,7 +178,8 @@ class Game:
         self.step = "action"
         for member in st.crew:
             if member.station == SPACE:
-                self.note("action", f"{member.label} returns from the interceptors to UR")
+                if self.log is not None:
+                    self.note("action", f"{member.label} returns from the interceptors to UR")
                 self.enter(member, UR)
         self.step = "threat"
         self.threat_step()
@@ -199,13 +197,15 @@ class Game:
                 th.spots = [th.card.health or 0]
             where = (ZONE_NAMES[th.zone] if th.card.external else
                      "+".join(STATION_CODES[s] for s in th.stations))
-            self.note("appear", f"{th.card.id} {th.card.name} appears in {where} "
-                                f"(square {th.square})")
+            if self.log is not None:
+                self.note("appear", f"{th.card.id} {th.card.name} appears in {where} "
+                                    f"(square {th.square})")
             if "health-from-rockets" in th.card.abilities:
                 th.health = st.rockets
                 if th.health == 0:
-                    self.note("appear", f"{th.card.name}: no rockets aboard, it counts as "
-                                        "destroyed")
+                    if self.log is not None:
+                        self.note("appear", f"{th.card.name}: no rockets aboard, it counts as "
+                                            "destroyed")
                     self.destroy(th)
 
     # --- player actions ------------------------------------------------------------------------
@@ -226,7 +226,8 @@ class Game:
         else:
             slots[i + 1:j + 1] = slots[i:j]
         slots[i] = BLANK
-        self.note("action", f"{member.label} is delayed in turn {slot}")
+        if self.log is not None:
+            self.note("action", f"{member.label} is delayed in turn {slot}")
 
     def knock_out(self, member: CrewMember) -> None:
         """Knocks a crew member out; a squad he leads becomes disabled."""
@@ -235,7 +236,8 @@ class Game:
         member.out = True
         if member.squad != NO_SQUAD:
             member.squad = DISABLED
-        self.note("action", f"{member.label} is knocked out")
+        if self.log is not None:
+            self.note("action", f"{member.label} is knocked out")
 
     def enter(self, member: CrewMember, station: int) -> None:
         """Moves a figure into a station and applies entry effects (slime, contamination)."""
@@ -260,9 +262,11 @@ class Game:
         if member.station == SPACE:
             if kind == BOTS:
                 self.pilot_heroic = heroic
-                self.note("action", f"{who} stays in space with the interceptors")
+                if self.log is not None:
+                    self.note("action", f"{who} stays in space with the interceptors")
                 return
-            self.note("action", f"{who} flies the interceptors back to UR")
+            if self.log is not None:
+                self.note("action", f"{who} flies the interceptors back to UR")
             self.enter(member, UR)
             if kind != BLANK:
                 self.delay(member, turn)
@@ -273,21 +277,24 @@ class Game:
         if kind in (MOVE_RED, MOVE_BLUE):
             to = ship.neighbour(here, -1 if kind == MOVE_RED else 1)
             if to != here:
-                self.note("action", f"{who} moves {STATION_CODES[here]} -> {STATION_CODES[to]}")
+                if self.log is not None:
+                    self.note("action", f"{who} moves {STATION_CODES[here]} -> {STATION_CODES[to]}")
                 self.enter(member, to)
         elif kind == LIFT:
             zone = zone_of(here)
             late = self.lift_used[zone] or ship.GRAVOLIFT in self.state.tokens[zone]
             self.lift_used[zone] = True
             to = ship.other_deck(here)
-            self.note("action", f"{who} takes the gravolift {STATION_CODES[here]} -> "
-                                f"{STATION_CODES[to]}")
+            if self.log is not None:
+                self.note("action", f"{who} takes the gravolift {STATION_CODES[here]} -> "
+                                    f"{STATION_CODES[to]}")
             self.enter(member, to)
             if late:
                 self.delay(member, turn + 1)
         elif kind == HMOVE:
             to = (code >> 8) - 1
-            self.note("action", f"{who} moves heroically to {STATION_CODES[to]}")
+            if self.log is not None:
+                self.note("action", f"{who} moves heroically to {STATION_CODES[to]}")
             if to != here:
                 self.enter(member, to)
         elif kind == ACT_A:
@@ -299,7 +306,8 @@ class Game:
         elif kind == BOTS:
             self.action_bots(member, heroic)
         if code & TRIP_BIT:
-            self.note("action", f"{who} tripped")
+            if self.log is not None:
+                self.note("action", f"{who} tripped")
             self.delay(member, turn + 1)
 
     def system_hit(self, member: CrewMember, letter: str, heroic: bool) -> bool:
@@ -312,7 +320,8 @@ class Game:
                 self.hit_malfunction(member, th, 2 if heroic and letter != "C" else 1)
                 return True
         if (here, letter) in st.broken:
-            self.note("action", f"{member.label}: {letter} at {STATION_CODES[here]} is broken")
+            if self.log is not None:
+                self.note("action", f"{member.label}: {letter} at {STATION_CODES[here]} is broken")
             return True
         return False
 
@@ -320,7 +329,8 @@ class Game:
         """Applies a repair hit to a malfunction, with the per-turn card rules."""
         key = id(th)
         card = th.card
-        self.note("action", f"{member.label} hits {card.name} for {amount}")
+        if self.log is not None:
+            self.note("action", f"{member.label} hits {card.name} for {amount}")
         if "three-hits-same-turn" in card.abilities:
             self.turn_hits[key] = self.turn_hits.get(key, 0) + 1
             if self.turn_hits[key] >= 3:
@@ -334,7 +344,8 @@ class Game:
                 hit.add(member.station)
                 if not before and len(hit) == len(th.stations):
                     th.damage += bonus
-                    self.note("action", f"{card.name} is hit at all its stations: +{bonus}")
+                    if self.log is not None:
+                        self.note("action", f"{card.name} is hit at all its stations: +{bonus}")
         if th.damage >= th.health:
             self.destroy(th, member)
 
@@ -348,17 +359,21 @@ class Game:
             return
         if here in (LR, LB):
             self.armed[here] = 2 if heroic else 1
-            self.note("action", f"{member.label} fires the light laser at {STATION_CODES[here]}")
+            if self.log is not None:
+                self.note("action",
+                          f"{member.label} fires the light laser at {STATION_CODES[here]}")
             return
         zone = zone_of(here)
         if st.reactors[zone] == 0:
-            self.note("action", f"{member.label}: no energy for the cannon at "
-                                f"{STATION_CODES[here]}")
+            if self.log is not None:
+                self.note("action", f"{member.label}: no energy for the cannon at "
+                                    f"{STATION_CODES[here]}")
             return
         st.reactors[zone] -= 1
         self.armed[here] = 2 if heroic else 1
         name = "pulse cannon" if here == LW else "heavy laser"
-        self.note("action", f"{member.label} fires the {name} at {STATION_CODES[here]}")
+        if self.log is not None:
+            self.note("action", f"{member.label} fires the {name} at {STATION_CODES[here]}")
 
     def action_b(self, member: CrewMember, heroic: bool) -> None:
         """Moves energy into the station's shield or reactor, or refuels (rules §8.3)."""
@@ -374,8 +389,9 @@ class Game:
             st.shields[zone] += moved
             if heroic and moved:
                 st.shields[zone] += 1
-            self.note("action", f"{member.label} fills the {ZONE_NAMES[zone]} shield "
-                                f"({st.shields[zone]})")
+            if self.log is not None:
+                self.note("action", f"{member.label} fills the {ZONE_NAMES[zone]} shield "
+                                    f"({st.shields[zone]})")
         elif here != LW:
             room = max(0, self.reactor_cap(zone) - st.reactors[zone])
             moved = min(room, st.reactors[1])
@@ -383,8 +399,9 @@ class Game:
             st.reactors[zone] += moved
             if heroic and moved:
                 st.reactors[zone] += 1
-            self.note("action", f"{member.label} fills the {ZONE_NAMES[zone]} reactor "
-                                f"({st.reactors[zone]})")
+            if self.log is not None:
+                self.note("action", f"{member.label} fills the {ZONE_NAMES[zone]} reactor "
+                                    f"({st.reactors[zone]})")
         elif st.fuel:
             st.fuel -= 1
             cap = self.reactor_cap(1)
@@ -392,8 +409,9 @@ class Game:
             st.reactors[1] += added
             if heroic and added:
                 st.reactors[1] += 1
-            self.note("action", f"{member.label} burns a fuel capsule (central reactor "
-                                f"{st.reactors[1]})")
+            if self.log is not None:
+                self.note("action", f"{member.label} burns a fuel capsule (central reactor "
+                                    f"{st.reactors[1]})")
 
     def action_c(self, member: CrewMember, turn: int) -> None:
         """Uses the station's C system (rules §8.4)."""
@@ -406,28 +424,34 @@ class Game:
             if member.squad == ACTIVE and not any(c.station == SPACE for c in st.crew):
                 member.station = SPACE
                 self.pilot_heroic = False
-                self.note("action", f"{who} flies out with the interceptors")
+                if self.log is not None:
+                    self.note("action", f"{who} flies out with the interceptors")
         elif here == UW:
             phase = ship.phase_of(turn)
             if turn in (1, 2, 4, 5, 8, 9) and not st.maintained[phase]:
                 st.maintained[phase] = True
-                self.note("action", f"{who} maintains the computer")
+                if self.log is not None:
+                    self.note("action", f"{who} maintains the computer")
         elif here in (UB, LR):
             index = 0 if here == UB else 1
             if member.squad == DISABLED:
                 member.squad = ACTIVE
-                self.note("action", f"{who} reactivates the battlebots")
+                if self.log is not None:
+                    self.note("action", f"{who} reactivates the battlebots")
             elif member.squad == NO_SQUAD and st.stored[index] != NO_SQUAD:
                 st.stored[index] = NO_SQUAD
                 member.squad = ACTIVE
-                self.note("action", f"{who} takes the battlebots at {STATION_CODES[here]}")
+                if self.log is not None:
+                    self.note("action", f"{who} takes the battlebots at {STATION_CODES[here]}")
         elif here == LW:
             self.vc_now += 1
-            self.note("action", f"{who} does visual confirmation")
+            if self.log is not None:
+                self.note("action", f"{who} does visual confirmation")
         elif st.rockets and not self.launched:
             st.rockets -= 1
             self.launched = True
-            self.note("action", f"{who} launches a rocket ({st.rockets} left)")
+            if self.log is not None:
+                self.note("action", f"{who} launches a rocket ({st.rockets} left)")
 
     def action_bots(self, member: CrewMember, heroic: bool) -> None:
         """Lets an active squad hit the intruder with the lowest token in the station."""
@@ -455,12 +479,14 @@ class Game:
         else:
             th.damage += 1
             gone = th.damage >= th.health
-        self.note("action", f"{member.label}'s battlebots hit {card.name}")
+        if self.log is not None:
+            self.note("action", f"{member.label}'s battlebots hit {card.name}")
         fights = "fights-back" in card.abilities or (
             "fights-back-when-grown" in card.abilities and th.active)
         if fights and not heroic:
             member.squad = DISABLED
-            self.note("action", f"{card.name} fights back: {member.label}'s squad is disabled")
+            if self.log is not None:
+                self.note("action", f"{card.name} fights back: {member.label}'s squad is disabled")
         if gone:
             self.destroy(th, member)
 
@@ -488,7 +514,8 @@ class Game:
             return
         st = self.state
         drawn = st.tokens[zone]
-        self.note("threat", f"{source}: {points} damage to {ZONE_NAMES[zone]}")
+        if self.log is not None:
+            self.note("threat", f"{source}: {points} damage to {ZONE_NAMES[zone]}")
         for _ in range(points):
             if len(drawn) == 6:
                 raise ShipDestroyed(f"a 7th damage in the {ZONE_NAMES[zone]} zone")
@@ -501,7 +528,8 @@ class Game:
                 left = [k for k in range(6) if k not in drawn]
                 token = left[self.rng.randrange(len(left))]
             drawn.append(token)
-            self.note("threat", f"{ZONE_NAMES[zone]} damage token: {ship.TOKEN_NAMES[token]}")
+            if self.log is not None:
+                self.note("threat", f"{ZONE_NAMES[zone]} damage token: {ship.TOKEN_NAMES[token]}")
             if token == ship.SHIELD:
                 st.shields[zone] = min(st.shields[zone], self.shield_cap(zone))
             elif token == ship.REACTOR:
@@ -529,8 +557,9 @@ class Game:
                 strength -= absorbed
             if "double-damage" in th.card.abilities:
                 strength *= 2
-        self.note("threat", f"{th.card.name} attacks {ZONE_NAMES[zone]} "
-                            f"({strength} past the shields)")
+        if self.log is not None:
+            self.note("threat", f"{th.card.name} attacks {ZONE_NAMES[zone]} "
+                                f"({strength} past the shields)")
         self.damage_ship(zone, strength * self.multiplier(zone), th.card.name)
 
     # --- threats ---------------------------------------------------------------------------------
@@ -539,7 +568,8 @@ class Game:
         """Removes a destroyed threat and applies its on-destruction rules."""
         th.status = DESTROYED
         th.ended = self.turn
-        self.note("damage" if th.card.external else "action", f"{th.card.name} is destroyed")
+        if self.log is not None:
+            self.note("damage" if th.card.external else "action", f"{th.card.name} is destroyed")
         for ability in th.card.abilities:
             hook = abilities.ON_DESTROYED.get(ability.partition(":")[0])
             if hook is not None:
@@ -554,14 +584,16 @@ class Game:
                 self.state.broken.add((station, th.card.system or ""))
         if abilities.is_scout(th) and th.active:
             self.state.scout_bonus = True
-        self.note("threat", f"{th.card.name} leaves its track (survived)")
+        if self.log is not None:
+            self.note("threat", f"{th.card.name} leaves its track (survived)")
 
     def advance(self, th: ThreatState) -> bool:
         """Moves a threat one square, resolving an X/Y/Z square; False when it stopped."""
         th.square -= 1
-        letter = self.tracks[th.zone].action_at(th.square)
+        letter = self.tracks[th.zone].actions[th.square]
         if letter:
-            self.note("threat", f"{th.card.name} reaches {letter.upper()}")
+            if self.log is not None:
+                self.note("threat", f"{th.card.name} reaches {letter.upper()}")
             for op in getattr(th.card, letter):
                 abilities.OPS[op[0]](self, th, *op[1:])
                 if th.status != ACTIVE_THREAT:
@@ -591,6 +623,9 @@ class Game:
     def damage_step(self, *, rockets_only: bool) -> None:
         """Computes damage to external threats from every weapon that fires (step 3)."""
         st = self.state
+        if not (st.rocket_flying or any(self.armed)
+                or any(c.station == SPACE for c in st.crew)):
+            return  # nothing fires: the common case, kept cheap
         board = [th for th in st.threats if th.status == ACTIVE_THREAT and th.card.external]
         hits: dict[int, int] = {}
         pulsed: set[int] = set()
@@ -606,7 +641,8 @@ class Game:
 
         def hit(th: ThreatState, strength: int, what: str) -> None:
             hits[id(th)] = hits.get(id(th), 0) + strength
-            self.note("damage", f"{what} targets {th.card.name} ({strength})")
+            if self.log is not None:
+                self.note("damage", f"{what} targets {th.card.name} ({strength})")
 
         if not rockets_only:
             for station in range(6):
@@ -639,12 +675,12 @@ class Game:
             magnets = [th for th in candidates if "rocket-magnet" in th.card.abilities]
             target = magnets[0] if magnets else nearest(candidates)
             if target is None:
-                self.note("damage", "the rocket finds no target")
+                if self.log is not None:
+                    self.note("damage", "the rocket finds no target")
             else:
                 wasted = "rocket-wasted" in target.card.abilities
                 hit(target, 0 if wasted else 3, "the rocket" + (" (wasted)" if wasted else ""))
                 rocketed.append(target)
-            self._warheads_lose_rocket()
         if not rockets_only:
             self._interceptors(board, hit)
         lost: set[int] = set()
@@ -652,7 +688,8 @@ class Game:
             th = index[key]
             if th.cryo:
                 th.cryo = False
-                self.note("damage", f"{th.card.name}'s cryoshield absorbs the hit")
+                if self.log is not None:
+                    self.note("damage", f"{th.card.name}'s cryoshield absorbs the hit")
                 continue
             shield = 0 if key in pulsed and "pulse-zeroes-shield" in th.card.abilities \
                 else th.shield
@@ -664,7 +701,8 @@ class Game:
             if damage:
                 th.damage += damage
                 lost.add(key)
-            self.note("damage", f"{th.card.name} takes {damage} (shield {shield})")
+            if self.log is not None:
+                self.note("damage", f"{th.card.name} takes {damage} (shield {shield})")
         for th in board:
             if th.damage >= th.health and "splash-on-death" in th.card.abilities:
                 for other in board:
@@ -675,7 +713,9 @@ class Game:
                         continue
                     other.damage += 1
                     lost.add(id(other))
-                    self.note("damage", f"{th.card.name}'s explosion hits {other.card.name} (1)")
+                    if self.log is not None:
+                        self.note("damage",
+                                  f"{th.card.name}'s explosion hits {other.card.name} (1)")
         for th in board:
             if th.status == ACTIVE_THREAT and th.damage >= th.health:
                 self.destroy(th)
@@ -706,7 +746,8 @@ class Game:
         for th in st.threats:
             if th.status == ACTIVE_THREAT and "pilot-target" in th.card.abilities:
                 th.damage += 1 + bonus
-                self.note("damage", f"the interceptors hit {th.card.name} ({1 + bonus})")
+                if self.log is not None:
+                    self.note("damage", f"the interceptors hit {th.card.name} ({1 + bonus})")
                 if th.damage >= th.health:
                     self.destroy(th)
                 return
@@ -767,3 +808,15 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
               for z, kinds in plan.tokens.items()}
     rng = random.Random(plan.seed if seed is None else seed)
     return Game(state, rng, forced, record=record, trace=trace).run()
+
+
+def resolve_mission(mission: Any, plan: Plan, *, seed: int | None = None, record: bool = True,
+                    trace: bool = False) -> Result:
+    """Resolves a plan against a mission model (``authoring.mission.model.Mission``).
+
+    The mission's threats, unconfirmed reports (played only with 5 crew members), pinned cards
+    and trajectories are turned into a ``Setup`` by ``setup_from_mission``; cards and
+    trajectories the plan does not fix are drawn with the plan's seed.
+    """
+    setup = setup_from_mission(mission, plan)
+    return resolve(setup, plan, seed=seed, record=record, trace=trace)

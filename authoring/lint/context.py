@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from authoring.lint.rule import PathStep
+from authoring.lint.suppress import BadDirective, Directive, parse_directives
 from authoring.mission.load import Document
 from authoring.mission.model import Mission
 from authoring.mission.timecode import format_clock
@@ -42,12 +43,21 @@ class LintContext:
     @cached_property
     def timeline(self) -> Timeline:
         """The compiled soundtrack for the mission's player count (nominal cue lengths)."""
+        if self.mission.players == 5:
+            return self.full_timeline
         return compile_timeline(self.mission)
 
     @cached_property
     def full_timeline(self) -> Timeline:
         """The compiled soundtrack with five players, so that unconfirmed reports are heard."""
         return compile_timeline(self.mission, players=5)
+
+    @cached_property
+    def directives(self) -> tuple[list[Directive], list[BadDirective]]:
+        """The suppression comments of the file (none without a document)."""
+        if self.document is None:
+            return [], []
+        return parse_directives(self.document.text)
 
     def locate(self, path: Sequence[PathStep], *, key: bool = False) -> tuple[int, int]:
         """Returns the 1-based (line, col) of ``path`` in the file, (1, 1) without a document."""

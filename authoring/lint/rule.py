@@ -96,7 +96,8 @@ class Rule:
             summary=doc.splitlines()[0] if doc else "",
         )
 
-    def options_for(self, profile: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def options_for(self, profile: str,
+                    overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Returns the rule's options for ``profile``, with configured ``overrides`` on top."""
         options = dict(self.defaults)
         options.update(self.profiles.get(profile, {}))

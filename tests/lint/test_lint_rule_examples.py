@@ -8,10 +8,10 @@ documentation cannot drift from its behaviour.
 from __future__ import annotations
 
 import pytest
+from lint_helpers import complete, lint_text
 
 from authoring.lint import all_rules
 from authoring.lint.rule import Example, Rule
-from lint_helpers import complete, lint_text
 
 CASES = [(rule, example) for rule in all_rules().values() for example in rule.examples()]
 

@@ -56,7 +56,8 @@ def _hit_zone(g: Game, th: ThreatState, zone: int, strength: int) -> None:
     if th.card.external:
         g.attack(th, zone, strength)
     elif strength > 0:
-        g.note("threat", f"{th.card.name} damages {ship.ZONE_NAMES[zone]} ({strength})")
+        if g.log is not None:
+            g.note("threat", f"{th.card.name} damages {ship.ZONE_NAMES[zone]} ({strength})")
         g.damage_ship(zone, strength * g.multiplier(zone), th.card.name)
 
 
@@ -158,7 +159,8 @@ def destroy_ship(g: Game, th: ThreatState) -> None:
 def drain_shields(g: Game, th: ThreatState) -> None:
     """Empties all three shields."""
     g.state.shields[:] = [0, 0, 0]
-    g.note("threat", f"{th.card.name} drains all shields")
+    if g.log is not None:
+        g.note("threat", f"{th.card.name} drains all shields")
 
 
 @op("drain_each_shield")
@@ -333,12 +335,20 @@ def move(g: Game, th: ThreatState, direction: str) -> None:
     """Moves an intruder one station toward red or blue (stays at the end of the deck)."""
     step = -1 if direction == "red" else 1
     th.stations = [ship.neighbour(s, step) for s in th.stations]
+    _moved(g, th)
+
+
+def _moved(g: Game, th: ThreatState) -> None:
+    if g.log is not None:
+        where = "+".join(STATION_CODES[s] for s in th.stations)
+        g.note("threat", f"{th.card.name} is now in {where}")
 
 
 @op("change_deck")
 def change_deck(g: Game, th: ThreatState) -> None:
     """Moves an intruder to the other deck of its zone."""
     th.stations = [ship.other_deck(s) for s in th.stations]
+    _moved(g, th)
 
 
 @op("move_if_damaged_else_attack")
@@ -361,6 +371,7 @@ def seek(g: Game, th: ThreatState) -> None:
     winners = [s for s, n in counts.items() if n == best]
     if len(winners) == 1:
         th.stations = winners
+    _moved(g, th)
 
 
 @op("slime_spread")
@@ -453,7 +464,8 @@ def destroy_rocket(g: Game, th: ThreatState) -> None:
     """Destroys one stored rocket (Slime X)."""
     if g.state.rockets:
         g.state.rockets -= 1
-        g.note("threat", f"{th.card.name} destroys a rocket")
+        if g.log is not None:
+            g.note("threat", f"{th.card.name} destroys a rocket")
         g._warheads_lose_rocket()
 
 
@@ -522,7 +534,8 @@ TARGET_FILTERS: dict[str, Callable[[ThreatState, int], bool]] = {
 def _debris(g: Game, th: ThreatState, by: CrewMember | None) -> None:
     strength = th.card.ability_arg("debris") * th.passes
     if strength:
-        g.note("damage", f"{th.card.name}'s debris hits {ship.ZONE_NAMES[th.zone]}")
+        if g.log is not None:
+            g.note("damage", f"{th.card.name}'s debris hits {ship.ZONE_NAMES[th.zone]}")
         g.attack(th, th.zone, strength)
 
 

@@ -4,8 +4,8 @@
 points (unconfirmed reports included) and compares each with the profile's range (lint
 checklist item 14). Each count out of range is one finding.
 
-**Why it matters.** The official missions keep 5–7 threats with 1–3 serious and 1–2 internal
-ones worth 1–3 points; a mission outside these ranges plays very differently from the
+**Why it matters.** The official missions keep 5-7 threats with 1-3 serious and 1-2 internal
+ones worth 1-3 points; a mission outside these ranges plays very differently from the
 missions the crew knows.
 
 **Options** (``[min, max]``; ``null`` for no bound):
