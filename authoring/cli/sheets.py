@@ -37,20 +37,20 @@ class PaperSize(StrEnum):
 def sheets(
     mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", show_default=False,
-        help="Output file, .pdf or .html [default: MISSION-KIND.pdf in the current folder].")]
+        "--output", "-o", show_default=False, metavar="OUT",
+        help="Output file, .pdf or .html (default: MISSION-KIND.pdf in the current folder).")]
         = None,
     kind: Annotated[Kind, typer.Option("--kind", "-k", help="Which sheet to print.")]
         = Kind.briefing,
     paper: Annotated[PaperSize, typer.Option("--paper", help="Paper size.")] = PaperSize.a4,
     seed: Annotated[int | None, typer.Option(
-        "--seed", min=0, show_default=False,
+        "--seed", min=0, show_default=False, metavar="N",
         help="Answer key: draw the unpinned cards and trajectories with this seed.")] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-p", min=1, max=5, show_default=False,
         help="Player count (default: the mission's); unconfirmed reports need 5.")] = None,
     templates: Annotated[list[Path] | None, typer.Option(
-        "--templates", show_default=False,
+        "--templates", show_default=False, metavar="DIR",
         help="A folder of templates that override the packaged ones (repeatable).")] = None,
 ) -> None:
     """Print a mission sheet as PDF or HTML.

@@ -96,8 +96,9 @@ def pinned_face(threat: Threat, faces: Mapping[str, CardFace], mission: Mission)
     if face.external == threat.internal or face.serious != threat.serious:
         announced = ("serious " if threat.serious else "") + (
             "internal" if threat.internal else "external")
+        article = "an" if announced.startswith("e") or announced.startswith("i") else "a"
         raise InvalidInputError(
-            f"{where}: expected a {announced} card, got {face.id} ({face.kind_label})")
+            f"{where}: expected {article} {announced} card, got {face.id} ({face.kind_label})")
     return face
 
 

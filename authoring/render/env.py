@@ -18,7 +18,9 @@ these templates and macros.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
+from urllib.parse import quote
 
 import jinja2
 
@@ -33,6 +35,15 @@ def _clock_ms(ms: int) -> str:
     return format_clock(ms // 1000) if ms % 1000 == 0 else format_ms(ms)
 
 
+def _data_uri(svg: str) -> str:
+    """Returns an SVG document as a ``data:`` URI (percent-encoded, so inert in an attribute).
+
+    WeasyPrint caches images by URL, so repeated drawings (the same board at the same speed on
+    many cards) are parsed once and never enter the HTML style cascade.
+    """
+    return "data:image/svg+xml;charset=utf-8," + quote(str(svg).strip(), safe="")
+
+
 def template_path(overrides: Sequence[Path] = ()) -> list[Path]:
     """Returns the template search path: the override folders, then the packaged templates."""
     return [*overrides, TEMPLATE_DIR]
@@ -42,8 +53,14 @@ def make_environment(overrides: Sequence[Path] = ()) -> jinja2.Environment:
     """Returns a Jinja environment with autoescaping, StrictUndefined and the sheet filters.
 
     Autoescaping is on for every template (HTML, inline SVG and CSS alike): all mission text is
-    user input, so nothing is ever marked safe by name.
+    user input, so nothing is ever marked safe by name. Environments are shared per search path
+    so that templates are compiled once per process (Jinja re-checks file times on each load).
     """
+    return _environment(tuple(Path(p).resolve() for p in overrides))
+
+
+@cache
+def _environment(overrides: tuple[Path, ...]) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(p) for p in template_path(overrides)]),
         autoescape=True,
@@ -54,4 +71,5 @@ def make_environment(overrides: Sequence[Path] = ()) -> jinja2.Environment:
     )
     env.filters["clock"] = format_clock
     env.filters["clock_ms"] = _clock_ms
+    env.filters["data_uri"] = _data_uri
     return env

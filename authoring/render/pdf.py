@@ -28,13 +28,24 @@ def _weasyprint() -> Any:
     return weasyprint
 
 
+def _inline_only(weasyprint: Any) -> Any:
+    """Returns a URL fetcher that serves ``data:`` URIs only: sheets never reach out."""
+    urls = weasyprint.urls
+    if hasattr(urls, "URLFetcher"):  # WeasyPrint >= 68: a fetcher class
+        return urls.URLFetcher(allowed_protocols={"data"})
+
+    def fetch(url: str, *args: Any, **kwargs: Any) -> Any:  # older: a fetcher function
+        if not url.startswith("data:"):
+            raise ValueError(f"sheets are self-contained; refusing to fetch {url}")
+        return urls.default_url_fetcher(url, *args, **kwargs)
+
+    return fetch
+
+
 def html_to_pdf(html: str) -> bytes:
     """Returns the PDF of a self-contained HTML sheet (no external resources are fetched)."""
     weasyprint = _weasyprint()
 
-    def no_fetch(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        raise ValueError(f"sheets are self-contained; refusing to fetch {url}")
-
-    document = weasyprint.HTML(string=html, base_url=".", url_fetcher=no_fetch)
+    document = weasyprint.HTML(string=html, base_url=".", url_fetcher=_inline_only(weasyprint))
     pdf: bytes = document.write_pdf()
     return pdf

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from authoring.mission.timecode import format_clock
 from authoring.mission.timeline import Timeline
 
-WIDTH = 720.0
-LEFT = 64.0      # room for the lane names
+WIDTH = 640.0
+LEFT = 46.0      # room for the lane names
 RIGHT = 14.0
 PHASE_Y, PHASE_H = 4.0, 16.0
 THREAT_Y = 52.0  # centre line of the threat lane
 DATA_Y = 92.0
-COMMS_Y = 118.0
-AXIS_Y = 134.0
-HEIGHT = 156.0
+COMMS_Y = 116.0
+AXIS_Y = 144.0
+HEIGHT = 160.0
 CLOSE = 34.0     # markers nearer than this alternate their labels above and below
 
 #: Fill and stroke of each zone's markers (white needs an outline on white paper).
@@ -38,6 +38,8 @@ class Box:
     h: float
     css: str
     label: str = ""
+    label_y: float = 0.0
+    inside: bool = False  # the label fits inside the box
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,7 @@ def layout_timeline(timeline: Timeline) -> TimelinePicture:
         last_x[lane] = x
         return below if flip[lane] else above
 
+    comms_label = [-99.0, 0.0]  # x and y of the last label set under a comms bar
     for cue in timeline.cues:
         x = x_of(cue.start_ms)
         if cue.kind == "threat":
@@ -126,8 +129,15 @@ def layout_timeline(timeline: Timeline) -> TimelinePicture:
                               title=f"{format_clock(cue.start_ms // 1000)} {cue.text}"))
         elif cue.kind == "static" and cue.until_ms is not None:
             seconds = (cue.until_ms - cue.start_ms) // 1000
-            boxes.append(Box(x, COMMS_Y - 6, max(x_of(cue.until_ms) - x, 1.5), 12, "comms",
-                             f"{seconds}s"))
+            width = max(x_of(cue.until_ms) - x, 1.5)
+            inside = width > 16
+            if inside:
+                y = COMMS_Y + 2.5
+            else:  # below the bar, a line lower when the previous label is near
+                crowded = comms_label[0] > x - 16 and comms_label[1] == COMMS_Y + 15
+                y = COMMS_Y + (22 if crowded else 15)
+                comms_label[:] = [x + width / 2, y]
+            boxes.append(Box(x, COMMS_Y - 6, width, 12, "comms", f"{seconds}s", y, inside))
         elif cue.kind == "warning":
             ticks.append(Tick(x, PHASE_Y, PHASE_Y + PHASE_H, "warning"))
         elif cue.kind == "countdown":

@@ -14,13 +14,13 @@ from typing import Any, Literal
 
 from authoring.engine.trajectories import TRAJECTORIES
 from authoring.errors import UsageError
-from authoring.mission.model import Mission
+from authoring.mission.model import Announcement, CommsDown, Mission, Threat, event_key
 from authoring.mission.timeline import Cue, compile_timeline
 from authoring.render.cards import CardFace, possible_cards, zones_for
 from authoring.render.draw import Draw, draw_mission, needs_seed
 from authoring.render.env import make_environment
 from authoring.render.picture import ZONE_FILL, ZONE_STROKE, layout_timeline
-from authoring.render.tracks import TrackDrawing, draw_track, label_width
+from authoring.render.tracks import TrackStack, draw_track, label_width, stack_tracks
 
 SheetKind = Literal["briefing", "threats", "comms-officer", "answer-key"]
 Paper = Literal["a4", "letter"]
@@ -55,7 +55,7 @@ class CardBlock:
 
     face: CardFace
     zones: tuple[str, ...]
-    tracks: tuple[TrackDrawing, ...]
+    tracks: TrackStack
     note: str = ""
 
 
@@ -107,6 +107,28 @@ def _facts(mission: Mission, players: int) -> list[tuple[str, str]]:
     return facts
 
 
+def _event_lines(mission: Mission, players: int) -> list[tuple[int, str, str]]:
+    """Returns (second, text, zone) for each mission event the crew hears, in time order."""
+    lines: list[tuple[int, str, str]] = []
+    for event in mission.events:
+        if isinstance(event, Threat):
+            if event.unconfirmed and players < 5:
+                continue
+            kind = ("serious " if event.serious else "") + (
+                "internal threat" if event.internal else "threat")
+            extra = (" (unconfirmed)" if event.unconfirmed else "") + (
+                f", card {event.card}" if event.card else "")
+            lines.append((event.at, f"T+{event.turn} {kind}{extra}",
+                          event.zone))
+        elif isinstance(event, CommsDown):
+            lines.append((event.at, f"communications down {event.seconds} s", ""))
+        elif isinstance(event, Announcement):
+            lines.append((event.at, f"announcement: {event.text}", ""))
+        else:
+            lines.append((event.at, event_key(event).replace("_", " "), ""))
+    return lines
+
+
 def _comms_rows(cues: Sequence[Cue]) -> list[CommsRow]:
     rows: list[CommsRow] = []
     for cue in cues:
@@ -130,10 +152,11 @@ def _comms_rows(cues: Sequence[Cue]) -> list[CommsRow]:
 
 
 def _tracks_for(face: CardFace, boards: Sequence[tuple[str, str]],
-                appears: int | None = None) -> tuple[TrackDrawing, ...]:
+                appears: int | None = None) -> TrackStack:
     room = label_width([label for label, _ in boards])
-    return tuple(draw_track(board, face.speed_value, external=face.external, label=label,
-                            appears=appears, label_w=room) for label, board in boards)
+    return stack_tracks(tuple(draw_track(board, face.speed_value, external=face.external,
+                                         label=label, appears=appears, label_w=room)
+                              for label, board in boards), turns=appears is not None)
 
 
 def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],
@@ -179,6 +202,7 @@ def sheet_context(mission: Mission, options: SheetOptions,
     if options.kind == "briefing":
         timeline = compile_timeline(mission, players)
         context["picture"] = layout_timeline(timeline)
+        context["events"] = _event_lines(mission, players)
         context["difficulty"] = options.difficulty
     elif options.kind == "comms-officer":
         context["rows"] = _comms_rows(compile_timeline(mission, players).cues)

@@ -112,3 +112,133 @@ def draw_track(board: str, speed: int | None, *, external: bool, label: str = ""
     ship_x = label_w + LONGEST * SQUARE
     return TrackDrawing(board, label, squares, tuple(reaches), speed, external,
                         ship_x + SHIP_W, ship_x)
+
+
+def _square_path(xs: list[float], y: float, size: float, height: float) -> str:
+    return " ".join(f"M{x:g} {y:g}h{size:g}v{height:g}h{-size:g}Z" for x in xs)
+
+
+def _dots_path(xs: list[float], y: float, r: float) -> str:
+    return " ".join(f"M{x - r:g} {y:g}a{r:g} {r:g} 0 1 0 {2 * r:g} 0a{r:g} {r:g} 0 1 0 {-2 * r:g} 0"
+                    for x in xs)
+
+
+#: X, Y and Z as stroke outlines in a 6 x 8 box (drawn as paths: far cheaper to print than
+#: hundreds of small SVG text elements, and identical in every viewer).
+_GLYPHS = {"x": "M{l} {t}L{r} {b}M{r} {t}L{l} {b}",
+           "y": "M{l} {t}L{c} {m}L{r} {t}M{c} {m}L{c} {b}",
+           "z": "M{l} {t}H{r}L{l} {b}H{r}"}
+
+
+def _letters_path(letters: list[tuple[float, str]], y: float) -> str:
+    top, bottom = y + HEIGHT / 2 - 4, y + HEIGHT / 2 + 4
+    return " ".join(
+        _GLYPHS[letter].format(l=f"{x - 3:g}", r=f"{x + 3:g}", c=f"{x:g}", t=f"{top:g}",
+                               b=f"{bottom:g}", m=f"{(top + bottom) / 2:g}")
+        for x, letter in letters)
+
+
+@dataclass(frozen=True)
+class TrackRow:
+    """One track of a stacked drawing, reduced to a few SVG paths (fast to print)."""
+
+    track: TrackDrawing
+    y: float
+    fills: tuple[tuple[str, str], ...]          # (fill colour, path of its squares)
+    letters: str                                # X/Y/Z glyphs in the action squares
+    dots: str                                   # the squares the threat stands on after a move
+    entry: tuple[float, float]                  # centre of the entry ring
+    reach: str
+
+
+BAND_FILL = {3: "#fafafa", 2: "#e4e4e4", 1: "#cccccc"}
+ACTION_FILL = {"x": "#ffe08a", "y": "#ffc078", "z": "#ff8a80"}
+INTERNAL_FILL = "#f2f2f2"
+ROW_GAP = 4.0
+
+
+@dataclass(frozen=True)
+class TrackStack:
+    """Several tracks of one card stacked in one SVG, with their reach texts on the right.
+
+    The shapes of all rows are merged into one path per colour (``fills``), one for the
+    letters, one for the stop dots, one for the entry rings and one for the ship marks:
+    WeasyPrint's cost is per SVG element, so a card prints in a dozen elements, not hundreds.
+    """
+
+    rows: tuple[TrackRow, ...]
+    width: float
+    height: float
+    ship_x: float
+    text_x: float
+
+    @property
+    def fills(self) -> tuple[tuple[str, str], ...]:
+        """Returns (colour, path) for the squares of every row, one path per colour."""
+        merged: dict[str, list[str]] = {}
+        for row in self.rows:
+            for fill, path in row.fills:
+                merged.setdefault(fill, []).append(path)
+        return tuple((fill, " ".join(paths)) for fill, paths in merged.items())
+
+    @property
+    def letters(self) -> str:
+        """Returns the X/Y/Z glyphs of every row as one path."""
+        return " ".join(row.letters for row in self.rows if row.letters)
+
+    @property
+    def dots(self) -> str:
+        """Returns the stop dots of every row as one path."""
+        return " ".join(row.dots for row in self.rows if row.dots)
+
+    @property
+    def rings(self) -> str:
+        """Returns the entry rings of every row as one path."""
+        return " ".join(_dots_path([row.entry[0]], row.entry[1], 2.2) for row in self.rows)
+
+    @property
+    def ships(self) -> str:
+        """Returns the ship marks (a wedge at the end of each row) as one path."""
+        return " ".join(
+            f"M{self.ship_x + 2:g} {row.y + HEIGHT / 2:g}L{self.ship_x + 16:g} {row.y:g}"
+            f"V{row.y + HEIGHT:g}Z" for row in self.rows)
+
+
+def reach_text(track: TrackDrawing, turns: bool) -> str:
+    """Returns 'X2 · Y4 · Z6' (moves) or 'X turn 2 · Z turn 6' (turns) for a track."""
+    if track.speed is None:
+        return "speed varies"
+    parts = []
+    for reach in track.reaches:
+        if turns:
+            when = f"turn {reach.turn}" if reach.reached else "not reached"
+            parts.append(f"{reach.action.upper()} {when}")
+        else:
+            parts.append(f"{reach.action.upper()}{reach.move}")
+    return " · ".join(parts)
+
+
+def stack_tracks(tracks: tuple[TrackDrawing, ...], *, turns: bool,
+                 text_w: float = 150.0) -> TrackStack:
+    """Returns the tracks laid out one under the other in a single drawing."""
+    rows = []
+    row_h = HEIGHT + STOP_H + ROW_GAP
+    for index, track in enumerate(tracks):
+        y = 0.5 + index * row_h
+        groups: dict[str, list[float]] = {}
+        for square in track.squares:
+            fill = (ACTION_FILL[square.action] if square.action
+                    else BAND_FILL[square.band] if track.external else INTERNAL_FILL)
+            groups.setdefault(fill, []).append(square.x)
+        fills = tuple((fill, _square_path(xs, y, SQUARE, HEIGHT)) for fill, xs in groups.items())
+        letters = _letters_path([(s.x + SQUARE / 2, s.action) for s in track.squares
+                                 if s.action], y)
+        dot_y = y + HEIGHT + STOP_H / 2
+        dots = _dots_path([s.x + SQUARE / 2 for s in track.squares if s.stop > 0], dot_y, 2.2)
+        entry = next(((s.x + SQUARE / 2, dot_y) for s in track.squares if s.stop == 0),
+                     (track.squares[0].x + SQUARE / 2, dot_y))
+        rows.append(TrackRow(track, y, fills, letters, dots, entry, reach_text(track, turns)))
+    ship_x = tracks[0].ship_x if tracks else 0.0
+    width = (tracks[0].width if tracks else 0.0) + text_w
+    height = len(tracks) * row_h - ROW_GAP + 1
+    return TrackStack(tuple(rows), width, height, ship_x, ship_x + SHIP_W + 2)
