@@ -155,12 +155,29 @@ def test_threat_flashes_in_its_zone_colour(tab: Any, server: PreviewServer) -> N
     tab.click("#play")
 
 
+def test_voice_menu_switches_the_soundtrack_and_keeps_the_time(tab: Any,
+                                                                server: PreviewServer) -> None:
+    open_player(tab, server)
+    assert tab.eval_on_selector_all("#voice option", "os => os.map(o => o.textContent)") == \
+        ["English ship computer (espeak-ng)", "British ship computer"]
+    listed = tab.locator("#cues li").count()
+    seek(tab, 30.0)
+    tab.select_option("#voice", "1")
+    tab.wait_for_function("document.getElementById('track').currentSrc.endsWith('.en-gb.mp3')")
+    tab.wait_for_function("document.getElementById('player').dataset.ready === 'yes' && "
+                          "Math.abs(document.getElementById('track').currentTime - 30) < 0.5")
+    assert tab.text_content("#clock") == "T+0:30"
+    assert tab.locator("#cues li").count() == listed > 10  # rebuilt from the new track
+    assert tab.locator("#cues li.current").get_attribute("data-start") == "24000"
+    assert tab.problems == []
+
+
 def test_download_links_resolve(tab: Any, server: PreviewServer) -> None:
     open_player(tab, server)
     hrefs = tab.eval_on_selector_all(".downloads a", "as => as.map(a => a.href)")
     tab.goto(server.url + "index.html")
     hrefs += tab.eval_on_selector_all("a[download]", "as => as.map(a => a.href)")
-    assert len(hrefs) == 7
+    assert len(hrefs) == 11  # 2 voices × (MP3 + 3 captions), PDF, YAML; the pack zip
     for href in hrefs:
         assert href.startswith(server.url)
         response = tab.request.get(href)

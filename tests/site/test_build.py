@@ -23,6 +23,8 @@ EXPECTED = {
     "index.html", "missions/tiny-drill.html", "assets/site.css", "assets/player.js",
     "files/tiny-drill/tiny-drill.en.mp3", "files/tiny-drill/tiny-drill.en.vtt",
     "files/tiny-drill/tiny-drill.en.srt", "files/tiny-drill/tiny-drill.en.json",
+    "files/tiny-drill/tiny-drill.en-gb.mp3", "files/tiny-drill/tiny-drill.en-gb.vtt",
+    "files/tiny-drill/tiny-drill.en-gb.srt", "files/tiny-drill/tiny-drill.en-gb.json",
     "files/tiny-drill/tiny-drill-briefing.pdf", "files/tiny-drill/tiny-drill.yaml",
     "test-b-pack-b.zip", MARKER,
 }
@@ -36,7 +38,7 @@ def site_files(root: Path) -> dict[str, bytes]:
 def test_build_writes_pages_downloads_and_zip(built: BuildResult) -> None:
     files = site_files(built.out)
     assert set(files) == EXPECTED
-    assert built.missions == 1 and built.tracks == 1 and built.files == len(EXPECTED)
+    assert built.missions == 1 and built.tracks == 2 and built.files == len(EXPECTED)
     assert files["files/tiny-drill/tiny-drill.en.mp3"][:3] in (b"ID3", b"\xff\xfb")
     assert files["files/tiny-drill/tiny-drill-briefing.pdf"].startswith(b"%PDF")
     assert files["files/tiny-drill/tiny-drill.en.vtt"].startswith(b"WEBVTT")
@@ -60,7 +62,7 @@ def test_zip_holds_sources_and_downloads_in_order(built: BuildResult) -> None:
         names = z.namelist()
         assert names == sorted(names)
         assert set(names) == {f"test-b-pack-b/{n}" for n in (
-            "pack.yaml", "missions/tiny-drill.yaml", *(e for e in EXPECTED if
+            "pack.yaml", "missions/tiny-drill.yaml", "voices/en-gb.yaml", *(e for e in EXPECTED if
                                                       e.startswith("files/")))}
         assert {i.date_time for i in z.infolist()} == {(2023, 11, 14, 22, 13, 20)}
         assert z.read("test-b-pack-b/pack.yaml") == (PACK / "pack.yaml").read_bytes()

@@ -94,3 +94,28 @@ def test_parse_range_edge_cases() -> None:
     assert parse_range("bytes=0-", 0) is None
     assert parse_range("bytes=-5", 3) == (0, 2)
     assert parse_range(" bytes=1-2 ", 10) == (1, 2)
+
+
+def test_serve_command_serves_a_built_site_on_loopback(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "index.html").write_text("<!DOCTYPE html><title>ok</title>", encoding="utf-8")
+    (tmp_path / "a.ogg").write_bytes(BODY)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "authoring", "pack", "serve", str(tmp_path), "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        conn = http.client.HTTPConnection("127.0.0.1", int(url.rsplit(":", 1)[1].strip("/")),
+                                          timeout=5)
+        conn.request("GET", "/a.ogg", headers={"Range": "bytes=5-9"})
+        response = conn.getresponse()
+        assert (response.status, response.read()) == (206, BODY[5:10])
+        conn.close()
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
