@@ -179,6 +179,19 @@
     if (target !== null) { jump(target); }
   }
 
+  // The WebVTT file as a text track, for assistive tools; browsers refuse it from file://
+  // pages (each file is its own origin), where the captions above still work from the JSON.
+  function addCaptionTrack() {
+    if (window.location.protocol === "file:") { return; }
+    var tr = document.createElement("track");
+    tr.kind = "captions";
+    tr.src = track.vtt;
+    tr.srclang = track.lang;
+    tr.label = track.name;
+    tr.default = true;
+    audio.appendChild(tr);
+  }
+
   function setTrack(n) {
     var at = now();
     var wasPlaying = !audio.paused;
@@ -193,12 +206,7 @@
       source.type = s.type;
       audio.appendChild(source);
     });
-    var tr = document.createElement("track");
-    tr.kind = "captions";
-    tr.src = track.vtt;
-    tr.srclang = track.lang;
-    tr.label = track.name;
-    audio.appendChild(tr);
+    addCaptionTrack();
     caption.lang = track.lang;
     audio.load();
     audio.addEventListener("loadedmetadata", function restore() {
@@ -213,6 +221,7 @@
 
   // Progressive enhancement: without this script the native controls remain.
   audio.controls = false;
+  addCaptionTrack();
   el("controls").hidden = false;
   indexListed();
 

@@ -185,6 +185,21 @@ def test_download_links_resolve(tab: Any, server: PreviewServer) -> None:
         assert len(response.body()) > 100
 
 
+def test_site_works_from_a_folder_without_a_server(chromium: Any, built: BuildResult) -> None:
+    context = chromium.new_context()
+    p = context.new_page()
+    problems: list[str] = []
+    p.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    p.goto((built.out / "index.html").as_uri())
+    p.click("table.missions a")
+    p.wait_for_function("document.getElementById('player').dataset.ready === 'yes'")
+    p.evaluate("document.getElementById('track').currentTime = 115")
+    p.wait_for_function("document.getElementById('clock').textContent === 'T+1:55'")
+    assert p.text_content("#phase") == "Phase 2"
+    assert problems == []
+    context.close()
+
+
 def test_phone_layout_fits_the_screen(chromium: Any, server: PreviewServer,
                                       tmp_path: Path) -> None:
     context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
