@@ -8,11 +8,13 @@ existing folder is replaced only when it holds a site this command built before.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +44,8 @@ from authoring.render.site import (
 #: The file that marks a folder as a site this command built (and may replace).
 MARKER = ".spacealert-site"
 CAPTION_FORMATS = ("vtt", "srt", "json")
+#: Bump when the audio export settings change, so cached encodings are not reused.
+ENCODING_VERSION = "1"
 SHEET_LABELS = {"briefing": "Briefing sheet", "threats": "Threat cards",
                 "comms-officer": "Comms officer's sheet", "answer-key": "Answer key"}
 #: Reports progress as one line of text.
@@ -133,6 +137,41 @@ class _Writer:
         return Download(label, relative, kind, self.files[relative].stat().st_size)
 
 
+def _encoder_identity() -> str:
+    """Names the installed ffmpeg (path, size, mtime): a new encoder must not reuse old files."""
+    found = shutil.which("ffmpeg")
+    if found is None:
+        return "no-ffmpeg"
+    info = Path(found).stat()
+    return f"{found}|{info.st_size}|{int(info.st_mtime)}|{ENCODING_VERSION}"
+
+
+def _encode(pcm: bytes, fmt: str, target: Path, cache: Path | None) -> None:
+    """Encodes ``pcm`` to ``target``, reusing an earlier encoding of the same samples.
+
+    Encoding is most of a rebuild's time (ffmpeg takes seconds per track); the encoded file is
+    kept in the cache under the hash of the samples and the format, so an unchanged soundtrack
+    is copied instead of encoded again.
+    """
+    if cache is None:
+        write_audio(pcm, target, fmt)
+        return
+    key = hashlib.sha256(pcm + f"{fmt}|{_encoder_identity()}".encode()).hexdigest()
+    kept = cache / "encoded" / key[:2] / f"{key}.{fmt}"
+    if kept.is_file():
+        shutil.copyfile(kept, target)
+        return
+    write_audio(pcm, target, fmt)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=kept.parent, prefix=f".{key[:12]}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        shutil.copyfile(target, tmp)
+        os.replace(tmp, kept)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)  # a cache that cannot be written is no error
+
+
 def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
                     writer: _Writer, options: BuildOptions,
                     progress: Progress) -> MissionEntry:
@@ -140,7 +179,8 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
     slug = mission.id
     base = f"files/{slug}"
     timeline = compile_timeline(mission)
-    cache = ClipCache(options.cache_dir or default_cache_dir()) if options.use_cache else None
+    cache_root = (options.cache_dir or default_cache_dir()) if options.use_cache else None
+    cache = ClipCache(cache_root) if cache_root is not None else None
     tracks: list[Track] = []
     downloads: list[Download] = []
     for voice in voices:
@@ -149,8 +189,14 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
         pcm = rendering.pcm16_stereo()
         stem = f"{base}/{slug}.{voice.id}"
         sources = []
+        # ffmpeg runs as a separate process: encode the formats side by side.
+        with ThreadPoolExecutor(max_workers=max(1, min(len(pack.audio), os.cpu_count() or 1))
+                                ) as pool:
+            jobs = [pool.submit(_encode, pcm, fmt, writer.path(f"{stem}.{fmt}"), cache_root)
+                    for fmt in pack.audio]
+            for job in jobs:
+                job.result()
         for fmt in pack.audio:
-            write_audio(pcm, writer.path(f"{stem}.{fmt}"), fmt)
             sources.append(AudioSource(f"{stem}.{fmt}", AUDIO_TYPES[fmt]))
             downloads.append(writer.download(f"{stem}.{fmt}",
                                              f"Soundtrack, {voice.name} ({fmt.upper()})",
