@@ -22,22 +22,23 @@ app = typer.Typer(no_args_is_help=True,
 @reports_errors
 def build(
     packdir: Annotated[Path, typer.Argument(
-        help="The pack folder (holds pack.yaml).", show_default=False)],
+        help="The pack folder (holds pack.yaml).", show_default=False, metavar="PACKDIR")],
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", show_default=False,
-        help="The site folder [default: PACKDIR/_site]. An existing folder is replaced only "
+        "--output", "-o", show_default=False, metavar="OUT",
+        help="The site folder (default: PACKDIR/_site). An existing folder is replaced only "
              "if an earlier build wrote it.")] = None,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Fail on lint warnings too, not only on errors.")] = False,
     templates: Annotated[list[Path] | None, typer.Option(
-        "--templates", show_default=False,
+        "--templates", show_default=False, metavar="DIR",
         help="A folder of templates that override the theme's (repeatable).")] = None,
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", help="Synthesize every phrase again; neither read nor write the cache.")]
         = False,
     cache_dir: Annotated[Path | None, typer.Option(
-        "--cache-dir", show_default=False,
-        help="Clip cache folder (default: $SPACEALERT_CACHE_DIR or the platform cache).")]
+        "--cache-dir", show_default=False, metavar="DIR",
+        help="Clip and encoding cache folder (default: $SPACEALERT_CACHE_DIR or the "
+             "platform cache).")]
         = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print problems only.")] = False,
 ) -> None:
@@ -72,9 +73,11 @@ def _count(n: int, word: str) -> str:
 @reports_errors
 def serve(
     path: Annotated[Path, typer.Argument(
-        help="A built site, or a pack folder (its PACKDIR/_site is served).")] = Path("."),
+        help="A built site, or a pack folder (its PACKDIR/_site is served).",
+        metavar="PACKDIR_OR_SITE")] = Path("."),
     port: Annotated[int, typer.Option(
-        "--port", "-p", min=0, max=65535, help="The port on 127.0.0.1 (0 picks a free one).")]
+        "--port", "-p", min=0, max=65535, metavar="PORT",
+        help="The port on 127.0.0.1 (0 picks a free one).")]
         = 8000,
 ) -> None:
     """Preview a built site on http://127.0.0.1:PORT/ (with the byte ranges audio seeking needs).
@@ -104,9 +107,11 @@ def serve(
 @app.command("new")
 @reports_errors
 def new(
-    folder: Annotated[Path, typer.Argument(help="The new pack folder.", show_default=False)],
+    folder: Annotated[Path, typer.Argument(help="The new pack folder.", show_default=False,
+                                           metavar="DIR")],
     title: Annotated[str | None, typer.Option(
-        "--title", show_default=False, help="The pack's title [default: from the folder name].")]
+        "--title", show_default=False, metavar="TEXT",
+        help="The pack's title (default: from the folder name).")]
         = None,
 ) -> None:
     """Start a pack: pack.yaml and one example mission that builds as it is.
