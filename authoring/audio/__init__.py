@@ -11,8 +11,8 @@ from authoring.audio import phrases as phrases
 from authoring.audio.cache import ClipCache, default_cache_dir
 from authoring.audio.export import FORMATS, format_for, write_audio
 from authoring.audio.render import (
-    RenderOptions,
     Rendering,
+    RenderOptions,
     find_overlaps,
     measure_cues,
     render_timeline,

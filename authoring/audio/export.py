@@ -65,7 +65,7 @@ def write_audio(pcm16_stereo: bytes, out: Path, fmt: str) -> None:
 
             seg = AudioSegment(data=pcm16_stereo, sample_width=2, frame_rate=RATE, channels=2)
             try:
-                seg.export(str(tmp), **_PYDUB_ARGS[fmt]).close()  # type: ignore[arg-type]
+                seg.export(str(tmp), **_PYDUB_ARGS[fmt]).close()
             except CouldntEncodeError as error:
                 raise AuthoringError(f"ffmpeg could not encode {fmt.upper()}: "
                                      f"{str(error).splitlines()[0]}") from None

@@ -71,11 +71,15 @@ def read_wav(data: bytes) -> tuple[Samples, int]:
 
 def to_int16(x: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
     """Returns float samples as int16, rounded and clipped to full scale."""
-    return np.clip(np.rint(np.asarray(x, np.float64) * 32768.0), -32768, 32767).astype(np.int16)
+    # float32 is exact here: scaling by a power of two, then integers below 2**24
+    scaled = np.asarray(x, np.float32) * np.float32(32768.0)
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, -32768.0, 32767.0, out=scaled)
+    return scaled.astype(np.int16)
 
 
 def wav_bytes(x: npt.NDArray[Any], rate: int = RATE, channels: int = 1) -> bytes:
-    """Returns float samples (frames × channels, or mono) as 16-bit PCM WAV bytes."""
+    """Returns float samples (frames x channels, or mono) as 16-bit PCM WAV bytes."""
     buffer = io.BytesIO()
     with wave.open(buffer, "wb") as w:
         w.setnchannels(channels)
@@ -109,7 +113,7 @@ def trim(x: Samples, *, tail_ms: int = 30) -> Samples:
 
 
 def radio(x: Samples) -> Samples:
-    """Returns ``x`` through a ship-radio effect: 300–3400 Hz band and gentle saturation."""
+    """Returns ``x`` through a ship-radio effect: 300-3400 Hz band and gentle saturation."""
     if x.size < 64:
         return x
     from scipy.signal import butter, sosfiltfilt
@@ -123,7 +127,7 @@ def radio(x: Samples) -> Samples:
 
 
 def normalise(x: Samples, lufs: float) -> Samples:
-    """Returns ``x`` at ``lufs`` integrated loudness (clips under 400 ms by peak), never clipping."""
+    """Returns ``x`` at ``lufs`` integrated loudness (under 400 ms: by peak), never clipping."""
     if x.size == 0:
         return x
     peak = float(np.max(np.abs(x)))

@@ -116,12 +116,13 @@ def _open_cache(use_cache: bool, cache_dir: Path | None) -> ClipCache | None:
 def _speech_clips(synth: Synthesizer, timeline: Timeline,
                   progress: Progress | None) -> dict[int, Samples]:
     indices = [i for i, c in enumerate(timeline.cues) if c.speech]
-    clips: dict[int, Samples] = {}
-    for done, i in enumerate(indices, start=1):
-        clips[i] = synth.cue_clip(timeline.cues[i])
+
+    def done(n: int, total: int) -> None:
         if progress is not None:
-            progress(done, len(indices), timeline.cues[i].kind)
-    return clips
+            progress(n, total, "announcements")
+
+    clips = synth.cue_clips([timeline.cues[i] for i in indices], done)
+    return dict(zip(indices, clips, strict=True))
 
 
 def _effect(cue: Cue, ref_db: float) -> Samples | None:
@@ -147,10 +148,11 @@ def measure_cues(timeline: Timeline, voice: Voice | str = "en", *, use_cache: bo
     if isinstance(voice, str):
         voice = load_voice(voice)
     synth = Synthesizer(voice, _open_cache(use_cache, cache_dir))
+    speech = _speech_clips(synth, timeline, None)
     lengths: list[int] = []
-    for cue in timeline.cues:
+    for i, cue in enumerate(timeline.cues):
         if cue.speech:
-            lengths.append(length_ms(synth.cue_clip(cue)))
+            lengths.append(length_ms(speech[i]))
         elif cue.kind == "static":
             until = cue.until_ms if cue.until_ms is not None else cue.start_ms + cue.nominal_ms
             lengths.append(until - cue.start_ms)

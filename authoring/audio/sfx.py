@@ -17,7 +17,7 @@ from authoring.audio.pcm import RATE, Samples, db_to_gain
 CHIRP_MS = 800
 BEEP_MS = 300
 BEEP_HZ = 1_000.0
-STEP_S = 2.16           # one klaxon step (the CD's steps last 2.14–2.19 s)
+STEP_S = 2.16           # one klaxon step (the CD's steps last 2.14-2.19 s)
 STEP_GAINS_DB = (0.0, 3.5, 7.0, 10.5)  # swells step by step, then resets
 CHIRP_DB = -3.0         # relative to the speech RMS
 BEEP_DB = -3.0
@@ -43,7 +43,7 @@ def _at_rms(x: np.ndarray, db: float) -> Samples:
 
 
 def chirp(ref_db: float) -> Samples:
-    """Returns the 0.8 s start chirp: three rising sweeps with their energy at 1.2–1.6 kHz."""
+    """Returns the 0.8 s start chirp: three rising sweeps with their energy at 1.2-1.6 kHz."""
     sweep_n = int(0.2 * RATE)
     t = _t(sweep_n)
     f0, f1 = 1_200.0, 1_600.0
@@ -72,7 +72,7 @@ def static(n: int, ref_db: float, seed: str) -> Samples:
     """Returns ``n`` samples of crackling radio static (seeded: the same seed, the same noise)."""
     rng = np.random.default_rng(random.Random(seed).getrandbits(64))
     noise = rng.standard_normal(n)
-    # band-limit with two moving averages (≈ 400 Hz – 5 kHz): cheap, and no scipy import
+    # band-limit with two moving averages (≈ 400 Hz - 5 kHz): cheap, and no scipy import
     band = _moving_average(noise, 4) - _moving_average(noise, 55)
     # crackle: the level wanders at a few hertz
     slow = rng.standard_normal(n // 2_000 + 2)

@@ -9,7 +9,9 @@ renders are byte-for-byte repeatable.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,8 @@ import numpy as np
 from authoring.audio import pcm
 from authoring.audio.backends import Backend, make_backend
 from authoring.audio.cache import ClipCache, cache_key
-from authoring.audio.phrases import Fragment, cue_fragments
 from authoring.audio.pcm import RATE, Samples
+from authoring.audio.phrases import Fragment, cue_fragments
 from authoring.audio.voice import Voice, load_voice
 from authoring.errors import InvalidInputError
 from authoring.mission.timeline import Cue
@@ -37,7 +39,7 @@ def _load_recording(path: Path) -> tuple[Samples, int]:
     if data[:4] == b"RIFF":
         try:
             return pcm.read_wav(data)
-        except Exception:  # noqa: BLE001 - not PCM WAV (e.g. float): let ffmpeg try
+        except Exception:
             pass
     from authoring.audio.tools import require_program
 
@@ -159,6 +161,41 @@ class Synthesizer:
     def cue_clip(self, cue: Cue) -> Samples:
         """Returns the processed clip of a speech cue."""
         return self.fragments_clip(cue_fragments(cue, self.voice))
+
+    def cue_clips(self, cues: Sequence[Cue],
+                  done: Callable[[int, int], None] | None = None) -> list[Samples]:
+        """Returns the clips of many speech cues, building the missing ones in parallel.
+
+        espeak-ng runs as a separate process and numpy releases the GIL, so a few threads
+        use every core; each distinct clip is built once. ``done(n, total)`` reports progress.
+        """
+        keyed = [(cache_key(self.recipe(f)), f) for f in (cue_fragments(c, self.voice)
+                                                           for c in cues)]
+        todo: dict[str, Sequence[Fragment]] = {}
+        for key, fragments in keyed:
+            if key in self._memo or key in todo:
+                continue
+            found = self.cache.get(key) if self.cache is not None else None
+            if found is not None:
+                self._memo[key] = found
+            else:
+                todo[key] = fragments
+        finished = len(cues) - len(todo)
+        if done is not None:
+            done(finished, len(cues))
+        workers = max(1, min(len(todo), os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(self._build, f): k for k, f in todo.items()}
+            for future in as_completed(futures):
+                key = futures[future]
+                clip = future.result()
+                if self.cache is not None:
+                    self.cache.put(key, clip)
+                self._memo[key] = clip
+                finished += 1
+                if done is not None:
+                    done(min(finished, len(cues)), len(cues))
+        return [self._memo[key] for key, _ in keyed]
 
     def missing_recordings(self, fragments: Sequence[Fragment]) -> list[Fragment]:
         """Returns the fragments a clip pack has no recording for (empty for TTS voices)."""

@@ -118,7 +118,13 @@ def _raw_chain(path: Path, seen: tuple[str, ...]) -> list[tuple[Path, dict[str, 
     parent = data.get("extends")
     chain: list[tuple[Path, dict[str, Any]]] = []
     if parent is not None:
-        chain = _raw_chain(_voice_file(str(parent), path.parent), (*seen, key))
+        try:
+            parent_path = _voice_file(str(parent), path.parent)
+        except UsageError as error:
+            line, col = doc.locate(["extends"])
+            raise InvalidInputError(f"{path}:{line}:{col}: extends {error.message}",
+                                    hint=error.hint) from None
+        chain = _raw_chain(parent_path, (*seen, key))
     chain.append((path, data))
     return chain
 

@@ -13,6 +13,7 @@ from authoring.audio import (
     DEFAULT_VOICE,
     ClipCache,
     RenderOptions,
+    bundled_voices,
     default_cache_dir,
     format_for,
     load_voice,
@@ -37,8 +38,9 @@ def render(
     out: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Output file (default: <mission-id>.<format> here).",
         show_default=False)] = None,
-    voice: Annotated[str, typer.Option(
-        "--voice", help="Voice id or voice file (see `spacealert voices list`).")] = DEFAULT_VOICE,
+    voice: Annotated[str | None, typer.Option(
+        "--voice", help="Voice id or voice file (see `spacealert voices list`); default: the "
+        "bundled voice of the mission's language, else en.", show_default=False)] = None,
     fmt: Annotated[str | None, typer.Option(
         "--format", "-f", help="mp3, ogg, wav or flac (default: from OUT's suffix, else mp3).",
         show_default=False)] = None,
@@ -81,6 +83,8 @@ def render(
     if not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
     check_encoder(fmt)
+    if voice is None:
+        voice = loaded.language if loaded.language in bundled_voices() else DEFAULT_VOICE
     chosen = load_voice(voice)
     timeline = compile_timeline(loaded, players)
     cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
@@ -98,7 +102,7 @@ def render(
             timeline, chosen, cache=cache,
             options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
             progress=report)
-        bar.update(task, description=f"encoding {fmt}")
+        bar.update(task, description=f"encoding {fmt}", total=None)
         write_audio(rendering.pcm16_stereo(), out, fmt)
     for warning in rendering.warnings:
         err(f"warning: {warning}")

@@ -15,7 +15,7 @@ from authoring.audio.voice import Voice
 from authoring.cli._common import err, reports_errors
 from authoring.errors import AuthoringError, InvalidInputError
 from authoring.mission import load_mission
-from authoring.mission.timeline import compile_timeline
+from authoring.mission.timeline import Timeline, compile_timeline
 
 app = typer.Typer(name="voices", help="List, check and inspect the voices.",
                   no_args_is_help=True)
@@ -56,7 +56,7 @@ def list_voices(
                    f"{row['status']:<24} {row['name']}")
 
 
-def _timelines(missions: list[Path], players: int | None) -> list:  # type: ignore[type-arg]
+def _timelines(missions: list[Path], players: int | None) -> list[Timeline]:
     return [compile_timeline(load_mission(m), players) for m in missions]
 
 
@@ -97,10 +97,9 @@ def check(
     if missing and chosen.clips.fallback is None:
         raise InvalidInputError(f"{summary}; {len(missing)} missing and no fallback voice",
                                 hint="record them or set clips.fallback (e.g. en)")
-    if missing:
-        fallback = load_voice(str(chosen.source.parent / chosen.clips.fallback)
-                              if (chosen.source.parent / chosen.clips.fallback).exists()
-                              else chosen.clips.fallback)
+    if missing and chosen.clips.fallback is not None:
+        near = chosen.source.parent / chosen.clips.fallback
+        fallback = load_voice(near if near.exists() else chosen.clips.fallback)
         try:
             make_backend(fallback)
         except AuthoringError as error:

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from authoring.audio import (
     ClipCache,
     RenderOptions,
+    default_cache_dir,
     load_voice,
     render_timeline,
     write_audio,
@@ -32,11 +33,12 @@ TOLERANCE = 5 * RATE // 1000  # ±5 ms
 
 def _render(mission: Path, **options: bool) -> Rendering:
     timeline = compile_timeline(load_mission(mission))
-    return render_timeline(timeline, load_voice("en"), cache=ClipCache(Path(
-        __import__("os").environ["SPACEALERT_CACHE_DIR"])), options=RenderOptions(**options))
+    return render_timeline(timeline, load_voice("en"), cache=ClipCache(default_cache_dir()),
+                           options=RenderOptions(**options))
 
 
-def _onset_errors(rendering: Rendering, decoded: np.ndarray) -> list[tuple[str, int, float]]:
+def _onset_errors(rendering: Rendering,
+                  decoded: np.ndarray) -> list[tuple[str, int, int, float]]:
     """Returns (kind, start_ms, error in samples, peak correlation) of every placed clip.
 
     The onset is found independently of the mixer: the first 300 ms of the cue's own clip is
@@ -68,7 +70,8 @@ def _onset_errors(rendering: Rendering, decoded: np.ndarray) -> list[tuple[str, 
 
 @pytest.mark.parametrize("fmt", ["wav", "mp3", "ogg"])
 def test_every_cue_starts_within_5_ms_of_the_timeline_after_decoding(
-        short_mission: Path, tmp_path: Path, fmt: str, decode: Callable[[Path], np.ndarray]) -> None:
+        short_mission: Path, tmp_path: Path, fmt: str,
+        decode: Callable[[Path], np.ndarray]) -> None:
     rendering = _render(short_mission, bed=False)
     out = tmp_path / f"track.{fmt}"
     write_audio(rendering.pcm16_stereo(), out, fmt)
@@ -101,8 +104,8 @@ def test_wav_renders_are_byte_identical_cold_and_warm(short_mission: Path, tmp_p
     assert "cache 0 hit(s)" not in result.stderr  # the third run was served by the cache
 
 
-def test_levels_speech_stands_30_db_above_the_alarm_bed(short_mission: Path,
-                                                        tmp_path: Path, decode: Callable[[Path], np.ndarray]) -> None:
+def test_levels_speech_stands_30_db_above_the_alarm_bed(
+        short_mission: Path, tmp_path: Path, decode: Callable[[Path], np.ndarray]) -> None:
     rendering = _render(short_mission)
     out = tmp_path / "levels.mp3"
     write_audio(rendering.pcm16_stereo(), out, "mp3")
@@ -155,7 +158,8 @@ def test_static_is_ducked_under_speech_and_the_bed_stops(short_mission: Path) ->
     static = next(c for c in rendering.cues if c.kind == "static")
     track = rendering.track
     during_speech = track[start_sample(comms.start_ms): start_sample(comms.end_ms)]
-    static_only = track[start_sample(comms.end_ms) + RATE // 4: start_sample(static.end_ms) - RATE // 4]
+    static_only = track[start_sample(comms.end_ms) + RATE // 4:
+                        start_sample(static.end_ms) - RATE // 4]
     speech_clip = rendering.clips[rendering.timeline.cues.index(
         next(c for c in rendering.timeline.cues if c.kind == "comms_down"))]
     assert rms_dbfs(speech_clip) - rms_dbfs(static_only) >= 10.0
@@ -287,7 +291,9 @@ def test_players_4_drops_the_unconfirmed_report(short_mission: Path, tmp_path: P
 
 
 @pytest.mark.slow
-def test_official_mission_1_renders_to_mp3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decode: Callable[[Path], np.ndarray]) -> None:
+def test_official_mission_1_renders_to_mp3(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        decode: Callable[[Path], np.ndarray]) -> None:
     root = Path(__file__).resolve().parents[2]
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["render", str(root / "missions/official/mission-1.yaml"),
@@ -296,3 +302,15 @@ def test_official_mission_1_renders_to_mp3(tmp_path: Path, monkeypatch: pytest.M
     decoded = decode(tmp_path / "mission-1.mp3")
     assert math.isclose(len(decoded) / RATE, 604.7, abs_tol=2.0)
     assert float(np.max(np.abs(decoded))) < 1.0
+
+
+def test_the_mission_language_chooses_the_default_voice(short_mission: Path,
+                                                        tmp_path: Path) -> None:
+    german = tmp_path / "german.yaml"
+    german.write_text(short_mission.read_text("utf-8").replace("language: en", "language: de"),
+                      encoding="utf-8")
+    out = tmp_path / "de.wav"
+    result = runner.invoke(app, ["render", str(german), "-o", str(out), "--captions", "srt"])
+    assert result.exit_code == 0, result.stderr
+    assert "with voice de:" in result.stderr
+    assert "Feindliche Aktivität entdeckt." in out.with_suffix(".srt").read_text("utf-8")

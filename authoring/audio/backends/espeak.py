@@ -31,7 +31,7 @@ class EspeakBackend:
     def __init__(self, voice: Voice) -> None:
         self.exe = require_program("espeak-ng", f"to speak with the voice {voice.id!r}")
         settings = {**DEFAULTS, **voice.settings}
-        self.settings = {
+        self.settings: dict[str, Any] = {
             "voice": str(settings.get("voice", voice.language)),
             "speed": int(settings["speed"]),
             "pitch": int(settings["pitch"]),

@@ -7,6 +7,7 @@ piper-tts is GPL-3.0-or-later, so it is an optional extra imported only here, la
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import wave
@@ -49,8 +50,7 @@ class PiperBackend:
     def _load(self) -> Any:
         if self._voice is None:
             try:
-                import onnxruntime
-
+                onnxruntime = importlib.import_module("onnxruntime")
                 options = onnxruntime.SessionOptions()
                 # one thread: faster than the default when the other core is busy
                 options.intra_op_num_threads = 1
