@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import lint, rules, timeline, validate
+from authoring.cli import lint, rules, simulate, timeline, validate
 
 app = typer.Typer(
     name="spacealert",
@@ -24,6 +24,7 @@ app.add_typer(validate.app)
 app.add_typer(timeline.app)
 app.add_typer(lint.app)
 app.add_typer(rules.app)
+app.add_typer(simulate.app)
 
 
 def _show_version(value: bool) -> None:

@@ -25,7 +25,8 @@ def objective(result: Result) -> float:
     if result.survived and result.score is not None:
         return 1000.0 + result.score.total
     destroyed = sum(t.points for t in result.threats if t.fate == "destroyed")
-    return 10.0 * result.turn + destroyed
+    damage = sum(len(tokens) for tokens in result.damage.values())
+    return 40.0 * result.turn + destroyed - damage
 
 
 def evaluate(setup: Setup, slots: Sequence[Sequence[str]], seeds: Sequence[int]) -> float:
@@ -61,7 +62,7 @@ class PlanningCrew:
         seeds = [rng.randrange(1 << 30) for _ in range(self.seeds)]
         score = evaluate(setup, current, seeds)
         best, best_score = [m[:] for m in current], score
-        span = range(first_turn - 1, last_turn)
+        span = range(first_turn - 1, min(last_turn, SLOTS))
         if not span:
             return start
         for step in range(self.iterations):
