@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import lint, rules, simulate, timeline, validate
+from authoring.cli import lint, render, rules, simulate, timeline, validate, voices
 
 app = typer.Typer(
     name="spacealert",
@@ -25,6 +25,8 @@ app.add_typer(timeline.app)
 app.add_typer(lint.app)
 app.add_typer(rules.app)
 app.add_typer(simulate.app)
+app.add_typer(render.app)
+app.add_typer(voices.app)
 
 
 def _show_version(value: bool) -> None:
