@@ -11,7 +11,18 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import lint, pack, render, rules, schema, sheets, timeline, validate, voices
+from authoring.cli import (
+    lint,
+    pack,
+    render,
+    rules,
+    schema,
+    sheets,
+    simulate,
+    timeline,
+    validate,
+    voices,
+)
 
 app = typer.Typer(
     name="spacealert",
@@ -28,6 +39,7 @@ app.add_typer(render.app)
 app.add_typer(voices.app)
 app.add_typer(lint.app)
 app.add_typer(rules.app)
+app.add_typer(simulate.app)
 app.add_typer(pack.app, name="pack")
 
 

@@ -6,7 +6,7 @@ lengths) is computed at most once per file, and only when a selected rule asks f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -31,7 +31,7 @@ class LintContext:
     document: Document | None = None
     voice: str | None = None
     measure: CueMeasurer | None = None
-    cache: dict[str, Any] = field(default_factory=dict)
+    cache: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def file(self) -> str:
@@ -58,6 +58,21 @@ class LintContext:
         if self.document is None:
             return [], []
         return parse_directives(self.document.text)
+
+    def simulation(self, options: Mapping[str, Any]) -> Any:
+        """Returns the Monte Carlo statistics for the simulation options (run at most once)."""
+        from authoring.lint.sim.montecarlo import simulate  # the engine loads only when asked
+
+        key = ("simulation", options["crew"], int(options["games"]), int(options["seed"]),
+               int(options["iterations"]), int(options.get("jobs", 1)))
+        if key not in self.cache:
+            crew_options = {"iterations": int(options["iterations"])} \
+                if options["crew"] == "planner" else {}
+            self.cache[key] = simulate(self.mission, games=int(options["games"]),
+                                       crew=str(options["crew"]), seed=int(options["seed"]),
+                                       jobs=int(options.get("jobs", 1)),
+                                       crew_options=crew_options)
+        return self.cache[key]
 
     def locate(self, path: Sequence[PathStep], *, key: bool = False) -> tuple[int, int]:
         """Returns the 1-based (line, col) of ``path`` in the file, (1, 1) without a document."""

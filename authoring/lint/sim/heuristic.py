@@ -45,6 +45,11 @@ HOME_4 = (UW, UR, UB, LW)
 COMPUTER_TURNS = (1, 2, 4, 5, 8, 9)
 
 
+def nearest(start: int, stations: Sequence[int]) -> int:
+    """Returns the station of ``stations`` with the shortest path from ``start``."""
+    return min(stations, key=lambda station: len(path(start, station)))
+
+
 def path(start: int, goal: int) -> list[str]:
     """Returns the moves from station ``start`` to ``goal`` (along the deck, then the lift)."""
     moves: list[str] = []
@@ -91,7 +96,7 @@ class HeuristicCrew:
         self.look_seed = look_seed
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
-             first_turn: int = 1, seed: int = 0) -> Plan:
+             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
         """Returns a plan for ``figures`` crew members knowing the threats of ``setup``.
 
         Slots before ``first_turn`` are taken from ``fixed`` (one token list per figure).
@@ -104,14 +109,15 @@ class HeuristicCrew:
         state = initial_state(setup, blank)
         game = Game(state, random.Random(f"look:{seed}:{self.look_seed}"), record=False)
         homes = HOME_5 if figures >= 5 else HOME_4
+        self._assigned: dict[int, int] = {}  # internal threat (id) -> its responder
         try:
             for turn in range(1, SLOTS + 1):
                 if turn >= first_turn:
                     chosen = self._turn(_View(state, turn, game), homes)
                     for member, token in enumerate(chosen):
                         tokens[member][turn - 1] = token
-                for member, crew in zip(tokens, state.crew, strict=True):
-                    crew.slots[turn - 1] = encode(parse_action(member[turn - 1]))
+                for row, figure in zip(tokens, state.crew, strict=True):
+                    figure.slots[turn - 1] = encode(parse_action(row[turn - 1]))
                 game.play_turn(turn)
         except ShipDestroyed:
             pass  # the rest of the plan stays blank: the crew saw no way out
@@ -141,6 +147,13 @@ class HeuristicCrew:
         internal = [th for th in threats if not th.card.external]
         phase = 0 if turn <= 3 else 1 if turn <= 7 else 2
 
+        def gunning(member: int) -> int:
+            """Penalty for pulling a crew member away from a gun that has a target."""
+            home = homes[member] if member < len(homes) else UW
+            rank = {0: 0, 3: 1, 4: 1}.get(member, 4)  # captain, engineers, then gunners
+            busy = any(th.zone == home % 3 for th in external)
+            return rank + (4 if busy else 0)
+
         # 1. computer maintenance
         if turn in COMPUTER_TURNS and not st.maintained[phase]:
             at_uw = [i for i in free() if pos[i] == UW]
@@ -149,43 +162,56 @@ class HeuristicCrew:
             elif choice[0] is None:
                 choice[0] = go(0, UW)
 
-        # 2. internal threats, nearest free crew member first
+        # 2. internal threats: a responder keeps its threat; new ones go to the nearest
+        # free crew member, engineers before the captain before the gunners
         for th in sorted(internal, key=lambda t: t.token):
             candidates = free()
             if not candidates or not th.stations:
                 continue
+            keeper = self._assigned.get(id(th))
+            if keeper is not None and keeper in candidates and not crew[keeper].out:
+                candidates = [keeper]
             system = th.card.system or "A"
             if system in ("A", "B", "C"):
-                goal_of = {i: min(th.stations, key=lambda s, i=i: len(path(pos[i], s)))
-                           for i in candidates}
-                member = min(candidates, key=lambda i: (len(path(pos[i], goal_of[i])), i))
+                goal_of = {i: nearest(pos[i], th.stations) for i in candidates}
+                member = min(candidates, key=lambda i: (len(path(pos[i], goal_of[i]))
+                                                        + gunning(i), i))
+                self._assigned[id(th)] = member
                 goal = goal_of[member]
                 choice[member] = system if pos[member] == goal else go(member, goal)
                 continue
             goal = th.stations[0]
             leaders = [i for i in candidates if crew[i].squad == ACTIVE_SQUAD]
             if leaders:
-                member = min(leaders, key=lambda i: (len(path(pos[i], goal)), i))
+                member = min(leaders, key=lambda i: (len(path(pos[i], goal)) + gunning(i), i))
+                self._assigned[id(th)] = member
                 choice[member] = "R" if pos[member] == goal else go(member, goal)
                 continue
             squads = [SQUAD_STATIONS[k] for k in (0, 1) if st.stored[k] == ACTIVE_SQUAD]
             disabled = [i for i in candidates if crew[i].squad == DISABLED_SQUAD]
             if disabled:
                 member = disabled[0]
+                self._assigned[id(th)] = member
                 station = min(SQUAD_STATIONS, key=lambda s: len(path(pos[member], s)))
                 choice[member] = "C" if pos[member] == station else go(member, station)
             elif squads:
                 member = min(candidates, key=lambda i: (min(len(path(pos[i], s))
-                                                             for s in squads), i))
+                                                             for s in squads) + gunning(i), i))
+                self._assigned[id(th)] = member
                 station = min(squads, key=lambda s: len(path(pos[member], s)))
                 choice[member] = "C" if pos[member] == station else go(member, station)
 
         # 3-5. everyone else: walk to the home post, then guns, rockets, energy at the post
         central = st.reactors[1]
         idle_end = turn >= 10 and not external and not internal
+        refueler = None
+        if central <= 1 and st.fuel:
+            helpers = [i for i in free() if i >= 3] or free()
+            if helpers:
+                refueler = min(helpers, key=lambda i: (len(path(pos[i], LW)), i))
         for member in free():
             home = homes[member] if member < len(homes) else UW
-            if idle_end:
+            if idle_end or member == refueler:
                 home = LW
             here = pos[member]
             if here != home:
@@ -195,16 +221,19 @@ class HeuristicCrew:
             in_zone = [th for th in external if th.zone == zone]
             near = [th for th in external if view.distance(th) <= 2]
             token = "-"
-            if idle_end:
+            if member == refueler:
+                token = "B"
+            elif idle_end:
                 token = "C"
+            elif here in (LR, LB) and st.reactors[zone] == 0 and central >= 1:
+                token = "B"
+                central -= 1
             elif here in (UR, UW, UB) and in_zone and st.reactors[zone] > 0:
                 token = "A"
             elif here == LB and st.rockets and not st.rocket_flying and any(
                     view.left(th) >= 3 and view.distance(th) <= 2 for th in external):
                 token = "C"
-            elif here in (LR, LB) and in_zone:
-                token = "A"
-            elif here == LW and near and central >= 2:
+            elif (here in (LR, LB) and in_zone) or (here == LW and near and central >= 2):
                 token = "A"
             elif here in (UR, UW, UB) and st.shields[zone] < view.game.shield_cap(zone) \
                     and st.reactors[zone] > (1 if zone != 1 else 2):

@@ -40,8 +40,8 @@ class Crew(Protocol):
     name: str
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
-             first_turn: int = 1, seed: int = 0) -> Plan:
-        """Returns the crew's plan."""
+             first_turn: int = 1, seed: int = 0, last_turn: int = 12) -> Plan:
+        """Returns the crew's plan; only turns ``first_turn`` … ``last_turn`` are new."""
 
 
 CREWS: dict[str, type] = {"heuristic": HeuristicCrew, "planner": PlanningCrew}
@@ -60,6 +60,7 @@ class GameOutcome:
     """One simulated game."""
 
     survived: bool
+    turn: int                         # 13 when the ship survived, else the turn it was lost
     score: int | None
     killers: tuple[str, ...]          # threat labels blamed for a loss
     destroyed: tuple[int, ...]        # event indexes of threats destroyed
@@ -105,17 +106,24 @@ class SimulationStats:
                 for i, zone in enumerate(("red", "white", "blue"))}
 
     def difficulty(self) -> float:
-        """Returns the difficulty 0-100: the share of available threat points not banked.
+        """Returns the difficulty 0-100: how far the crew falls short, on average.
 
-        A lost game banks nothing; a survived one banks its score (clamped to 0 … the sum of
-        the destroyed values of its threats). 0 is a walk-over, 100 is hopeless.
+        Each game rates the crew's progress from 0 to 1: a lost game ``0.5 x (turn - 1) / 12``
+        (how long the ship held), a survived one ``0.5 + 0.5 x banked`` where ``banked`` is
+        its score clamped to 0 … the destroyed value of all its threats. The difficulty is
+        ``100 x (1 - mean progress)``: 0 is a walk-over, 100 a ship lost in turn 1.
         """
         if not self.outcomes:
             return 0.0
-        banked = [0.0 if o.score is None or o.best_points <= 0
-                  else min(max(o.score, 0), o.best_points) / o.best_points
-                  for o in self.outcomes]
-        return 100.0 * (1 - sum(banked) / len(banked))
+        progress = []
+        for o in self.outcomes:
+            if o.score is None:
+                progress.append(0.5 * (o.turn - 1) / 12)
+            else:
+                banked = (min(max(o.score, 0), o.best_points) / o.best_points
+                          if o.best_points > 0 else 1.0)
+                progress.append(0.5 + 0.5 * banked)
+        return 100.0 * (1 - sum(progress) / len(progress))
 
 
 def threat_labels(mission: Mission) -> list[str]:
@@ -146,11 +154,12 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
     early = Setup(tuple(e for e in setup.threats if (e.turn, e.zone) in early_keys),
                   setup.trajectories, setup.players)
     plan_seed = rng.randrange(1 << 30)
-    first = crew.plan(early, figures, seed=plan_seed)
+    first = crew.plan(early, figures, seed=plan_seed, last_turn=3)
     fixed = [[a.token() for a in member.actions[:3]] for member in first.crew]
     plan = crew.plan(setup, figures, fixed=fixed, first_turn=4, seed=plan_seed + 1)
     result = resolve(setup, plan, seed=rng.randrange(1 << 30), record=False)
-    index_of = {(t.turn, t.zone): i for i, t in enumerate(threats)}
+    index_of: dict[tuple[int, str], int] = {(t.turn, str(t.zone)): i
+                                            for i, t in enumerate(threats)}
     labels = threat_labels(mission)
     destroyed = tuple(sorted(index_of[(o.token, o.zone)] for o in result.threats
                              if o.fate == "destroyed" and (o.token, o.zone) in index_of))
@@ -167,7 +176,8 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
     from authoring.engine.threats.cards import get_card
 
     best = sum(get_card(e.card).points_destroyed for e in setup.threats)
-    return GameOutcome(result.survived, result.score.total if result.score else None,
+    return GameOutcome(result.survived, result.turn,
+                       result.score.total if result.score else None,
                        killers, destroyed, (damage[0], damage[1], damage[2]), best)
 
 
