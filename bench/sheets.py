@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -20,6 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from authoring.mission import load_mission
 from authoring.render.build import build_sheet
 from authoring.render.sheets import SHEET_KINDS
+
+
+def _pages(pdf: Path) -> int:
+    """Returns the page count from pdfinfo (0 when poppler-utils is not installed)."""
+    exe = shutil.which("pdfinfo")
+    if not exe:
+        return 0
+    info = subprocess.run([exe, str(pdf)], capture_output=True, text=True, check=True).stdout
+    found = re.search(r"Pages:\s+(\d+)", info)
+    return int(found.group(1)) if found else 0
 
 
 def main() -> None:
@@ -41,8 +53,7 @@ def main() -> None:
                     start = time.perf_counter()
                     build_sheet(mission, out, kind=kind, seed=1)
                     times.append(time.perf_counter() - start)
-                pages = (len(re.findall(rb"/Type\s*/Page\b(?!s)", out.read_bytes()))
-                         if suffix == ".pdf" else 0)
+                pages = _pages(out) if suffix == ".pdf" else 0
                 print(f"{kind:<14} {suffix:<5} median {statistics.median(times):6.3f} s  "
                       f"min {min(times):6.3f} s  {out.stat().st_size:>8} bytes"
                       + (f"  {pages} pages" if pages else ""))

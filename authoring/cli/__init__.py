@@ -15,6 +15,7 @@ from authoring.cli import (
     lint,
     pack,
     render,
+    resolve,
     rules,
     schema,
     sheets,
@@ -34,6 +35,7 @@ app = typer.Typer(
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
 app.add_typer(schema.app)
+app.add_typer(resolve.app)
 app.add_typer(sheets.app)
 app.add_typer(render.app)
 app.add_typer(voices.app)

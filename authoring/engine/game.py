@@ -1,4 +1,4 @@
-"""The Resolution Round: turns 1-12 and the closing step, step by step (rules §5, §6)."""
+"""Plays the Resolution Round: turns 1-12 and the closing step, step by step (rules §5, §6)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 from authoring.engine import ship
+from authoring.engine.errors import PlanError
+from authoring.engine.levels import FULL_GAME, RuleLevel, get_level
 from authoring.engine.log import LogEntry, Result, ThreatOutcome
 from authoring.engine.plan import (
     BLANK,
@@ -68,6 +70,7 @@ class ShipDestroyed(Exception):
 def initial_state(setup: Setup, plan: Plan) -> State:
     """Returns the starting state of the Resolution Round (rules §3)."""
     setup.check_crew(len(plan.crew))
+    _check_plan_level(plan, get_level(setup.level))
     crew = [CrewMember(c.label, list(c.codes)) for c in plan.crew]
     threats = [ThreatState(get_card(e.card), e.turn, ZONE_NAMES.index(e.zone))
                for e in setup.threats]
@@ -76,18 +79,39 @@ def initial_state(setup: Setup, plan: Plan) -> State:
     return State(crew, threats, (tracks[0], tracks[1], tracks[2], tracks[3]))
 
 
+def _check_plan_level(plan: Plan, rules: RuleLevel) -> None:
+    """Rejects plan cards that the rule level does not have."""
+    for crew in plan.crew:
+        for turn, action in enumerate(crew.actions, 1):
+            if action.is_blank:
+                continue
+            if turn > rules.turns:
+                raise PlanError(f"expected blank slots after turn {rules.turns} at rule level "
+                                f"{rules.level}, got {action.token()!r} for {crew.label} in "
+                                f"turn {turn}")
+            if action.heroic and not rules.heroics:
+                raise PlanError(f"expected no heroic card at rule level {rules.level}, got "
+                                f"{action.token()!r} for {crew.label}")
+            if action.tripped and not rules.delays:
+                raise PlanError(f"expected no tripped card at rule level {rules.level} (cards "
+                                f"face up), got {action.token()!r} for {crew.label}")
+
+
 class Game:
     """Runs one Resolution Round on a state, drawing damage tokens from a seeded generator."""
 
     def __init__(self, state: State, rng: random.Random,
                  forced_tokens: dict[int, list[int]] | None = None, *, record: bool = True,
-                 trace: bool = False) -> None:
+                 trace: bool = False, rules: RuleLevel = FULL_GAME) -> None:
         self.state = state
+        self.rules = rules
+        self.effects = rules.damage_effects  # read by every capacity and weapon lookup
         self.rng = rng
         self.forced = forced_tokens or {}
         self.log: list[LogEntry] | None = [] if record else None
         self.trace: list[str] | None = [] if trace else None
         self.tracks: tuple[Trajectory, ...] = tuple(TRAJECTORIES[n] for n in state.tracks)
+        self.track_actions = tuple(t.actions for t in self.tracks)
         self.turn = state.turn
         self.step = ""  # the running step's name; overrides the caller's guess in the log
         self._new_turn()
@@ -122,10 +146,11 @@ class Game:
         self._snapshot()
         cause = ""
         try:
-            while st.turn < 12:
+            last = self.rules.turns
+            while st.turn < last:
                 self.play_turn(st.turn + 1)
                 self._snapshot()
-            if st.turn == 12:
+            if st.turn == last:
                 self.closing_step()
                 self._snapshot()
         except ShipDestroyed as loss:
@@ -145,8 +170,11 @@ class Game:
         self.step = "appear"
         self.appear(turn)
         self.step = "action"
+        slot = turn - 1
         for member in st.crew:
-            self.act(member, turn)
+            # Blank slots on the ship are the common case: skip the call.
+            if member.slots[slot] or member.station == SPACE:
+                self.act(member, turn)
         phase = ship.phase_of(turn)
         if self.vc_now > st.vc[phase]:
             st.vc[phase] = self.vc_now
@@ -159,7 +187,7 @@ class Game:
             st.rocket_flying = True
             if self.log is not None:
                 self.note("rocket", "the rocket moves to the second square; it hits next turn")
-        if turn in (2, 5, 9) and not st.maintained[phase]:
+        if turn in (2, 5, 9) and not st.maintained[phase] and self.rules.computer_check:
             if self.log is not None:
                 self.note("computer", "nobody maintained the computer: crew on the ship delayed")
             for member in st.crew:
@@ -168,9 +196,10 @@ class Game:
         st.turn = turn
 
     def closing_step(self) -> None:
-        """Resolves turn 13: the last rocket, the pilot's return, one more threat move."""
+        """Resolves the closing step (turn 13): the last rocket, the pilot's return, one more
+        threat move. Level 1 (7 turns) closes with turn 8 the same way."""
         st = self.state
-        self.turn = 13
+        self.turn = st.turn + 1
         self._new_turn()
         if st.rocket_flying:
             self.step = "damage"
@@ -183,7 +212,7 @@ class Game:
                 self.enter(member, UR)
         self.step = "threat"
         self.threat_step()
-        st.turn = 13
+        st.turn = self.turn
 
     def appear(self, turn: int) -> None:
         """Places the threats of this turn on their tracks (step 1)."""
@@ -282,7 +311,8 @@ class Game:
                 self.enter(member, to)
         elif kind == LIFT:
             zone = zone_of(here)
-            late = self.lift_used[zone] or ship.GRAVOLIFT in self.state.tokens[zone]
+            damaged = self.effects and ship.GRAVOLIFT in self.state.tokens[zone]
+            late = self.rules.delays and (self.lift_used[zone] or damaged)
             self.lift_used[zone] = True
             to = ship.other_deck(here)
             if self.log is not None:
@@ -301,9 +331,9 @@ class Game:
             self.action_a(member, heroic)
         elif kind == ACT_B:
             self.action_b(member, heroic)
-        elif kind == ACT_C:
+        elif kind == ACT_C and self.rules.c_actions:
             self.action_c(member, turn)
-        elif kind == BOTS:
+        elif kind == BOTS and self.rules.internal_threats:
             self.action_bots(member, heroic)
         if code & TRIP_BIT:
             if self.log is not None:
@@ -420,6 +450,10 @@ class Game:
         st = self.state
         here = member.station
         who = member.label
+        if here in (UR, UB, LR) and not self.rules.internal_threats:
+            return  # battlebots and interceptors come with level 3
+        if here == LW and not self.rules.visual_confirmation:
+            return
         if here == UR:
             if member.squad == ACTIVE and not any(c.station == SPACE for c in st.crew):
                 member.station = SPACE
@@ -494,11 +528,11 @@ class Game:
 
     def shield_cap(self, zone: int) -> int:
         """Returns the zone's shield capacity after damage tokens."""
-        return ship.SHIELD_CAP[zone] - (ship.SHIELD in self.state.tokens[zone])
+        return ship.SHIELD_CAP[zone] - (self.effects and ship.SHIELD in self.state.tokens[zone])
 
     def reactor_cap(self, zone: int) -> int:
         """Returns the zone's reactor capacity after damage tokens."""
-        return ship.REACTOR_CAP[zone] - (ship.REACTOR in self.state.tokens[zone])
+        return ship.REACTOR_CAP[zone] - (self.effects and ship.REACTOR in self.state.tokens[zone])
 
     def multiplier(self, zone: int) -> int:
         """Returns the Fissure doubling of damage that reaches a zone."""
@@ -590,7 +624,7 @@ class Game:
     def advance(self, th: ThreatState) -> bool:
         """Moves a threat one square, resolving an X/Y/Z square; False when it stopped."""
         th.square -= 1
-        letter = self.tracks[th.zone].actions[th.square]
+        letter = self.track_actions[th.zone][th.square]
         if letter:
             if self.log is not None:
                 self.note("threat", f"{th.card.name} reaches {letter.upper()}")
@@ -605,12 +639,18 @@ class Game:
 
     def threat_step(self) -> None:
         """Moves every threat on a track by its speed, in order of appearance (step 4)."""
+        tracks = self.track_actions
         for th in self.state.threats:
             if th.status != ACTIVE_THREAT:
                 continue
+            actions = tracks[th.zone]
             for _ in range(th.speed):
-                if not self.advance(th):
-                    break
+                # Plain squares are the common case: step over them without a call.
+                if actions[th.square - 1]:
+                    if not self.advance(th):
+                        break
+                else:
+                    th.square -= 1
 
     def eligible(self, th: ThreatState, weapon: int) -> bool:
         """Tells whether a weapon may target a threat (card texts can forbid it)."""
@@ -633,6 +673,7 @@ class Game:
         index = {id(th): th for th in board}
 
         def nearest(candidates: list[ThreatState]) -> ThreatState | None:
+            """Returns the threat on the lowest square (ties: the lowest token)."""
             best = None
             for th in candidates:  # ``board`` is in token order: ties keep the lowest token
                 if best is None or th.square < best.square:
@@ -640,6 +681,7 @@ class Game:
             return best
 
         def hit(th: ThreatState, strength: int, what: str) -> None:
+            """Adds a weapon's strength to the threat's total of this step."""
             hits[id(th)] = hits.get(id(th), 0) + strength
             if self.log is not None:
                 self.note("damage", f"{what} targets {th.card.name} ({strength})")
@@ -652,17 +694,19 @@ class Game:
                 zone = zone_of(station)
                 bonus = level - 1
                 if station == LW:
-                    reach = 1 if ship.LOWER_CANNON in st.tokens[1] else 2
+                    reach = 1 if self.effects and ship.LOWER_CANNON in st.tokens[1] else 2
                     for th in board:
                         if DISTANCE[th.square] <= reach and self.eligible(th, abilities.PULSE):
                             hit(th, 1 + bonus, "the pulse cannon")
                             pulsed.add(id(th))
                     continue
                 if station <= UB:
-                    strength = ship.HEAVY_STRENGTH[zone] - (ship.UPPER_CANNON in st.tokens[zone])
+                    strength = ship.HEAVY_STRENGTH[zone] - (
+                        self.effects and ship.UPPER_CANNON in st.tokens[zone])
                     weapon, what = abilities.HEAVY, f"the {ZONE_NAMES[zone]} heavy laser"
                 else:
-                    strength = ship.LIGHT_STRENGTH - (ship.LOWER_CANNON in st.tokens[zone])
+                    strength = ship.LIGHT_STRENGTH - (
+                        self.effects and ship.LOWER_CANNON in st.tokens[zone])
                     weapon, what = abilities.LIGHT, f"the {ZONE_NAMES[zone]} light laser"
                 target = nearest([th for th in board
                                   if th.zone == zone and self.eligible(th, weapon)])
@@ -786,11 +830,11 @@ class Game:
                   for z in range(3)}
         return Result(
             survived=survived,
-            turn=13 if survived else st.lost,
+            turn=st.turn if survived else st.lost,
             cause=cause,
             threats=tuple(outcomes),
             damage=damage,
-            score=score_state(st) if survived else None,
+            score=score_state(st) if survived and self.rules.scored else None,
             log=tuple(self.log or ()),
             trace=tuple(self.trace or ()),
         )
@@ -807,16 +851,19 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
     forced = {ZONE_NAMES.index(z): [TOKEN_KINDS.index(k) for k in kinds]
               for z, kinds in plan.tokens.items()}
     rng = random.Random(plan.seed if seed is None else seed)
-    return Game(state, rng, forced, record=record, trace=trace).run()
+    return Game(state, rng, forced, record=record, trace=trace,
+                rules=get_level(setup.level)).run()
 
 
-def resolve_mission(mission: Any, plan: Plan, *, seed: int | None = None, record: bool = True,
+def resolve_mission(mission: Any, plan: Plan, *, seed: int | None = None,
+                    level: int | None = None, record: bool = True,
                     trace: bool = False) -> Result:
     """Resolves a plan against a mission model (``authoring.mission.model.Mission``).
 
     The mission's threats, unconfirmed reports (played only with 5 crew members), pinned cards
     and trajectories are turned into a ``Setup`` by ``setup_from_mission``; cards and
-    trajectories the plan does not fix are drawn with the plan's seed.
+    trajectories the plan does not fix are drawn with the plan's seed. ``level`` is the rule
+    level (default: from the mission's profile).
     """
-    setup = setup_from_mission(mission, plan)
+    setup = setup_from_mission(mission, plan, level=level)
     return resolve(setup, plan, seed=seed, record=record, trace=trace)

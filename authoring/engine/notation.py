@@ -1,4 +1,4 @@
-"""The canonical one-line text of a state between turns, and its parser (like chess FEN).
+"""Writes and parses the canonical one-line text of a state between turns (like chess FEN).
 
 Fields, space-separated ``key=value`` in this order::
 

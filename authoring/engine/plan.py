@@ -1,4 +1,4 @@
-"""Crew plans: 12 action slots per crew member, the threat draw and the damage seed.
+"""Models crew plans: 12 action slots per crew member, the threat draw and the damage seed.
 
 The compact text form has one line per crew member, seats in order::
 

@@ -1,4 +1,4 @@
-"""Trajectory boards T1-T7: their lengths, action squares and distance bands."""
+"""Describes the trajectory boards T1-T7: lengths, action squares and distance bands."""
 
 from __future__ import annotations
 

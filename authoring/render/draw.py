@@ -8,7 +8,6 @@ simulation and any other tool deal for seed N. Same mission, player count and se
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -44,24 +43,29 @@ def needs_seed(mission: Mission, players: int) -> bool:
         t.card is None for t in played_threats(mission, players))
 
 
+def empty_plan(players: int, seed: int) -> Plan:
+    """Returns a plan with no actions whose crew is ``players`` players (P rows) and androids.
+
+    The crew has 5 figures with 5 players and 4 otherwise (rules.md §16), so the engine plays
+    unconfirmed reports exactly when the soundtrack announces them.
+    """
+    figures = 5 if players >= 5 else 4
+    crew = [make_crew_plan(f"P{n}", "") for n in range(1, players + 1)]
+    crew += [make_crew_plan(f"A{n}", "") for n in range(1, figures - players + 1)]
+    return Plan(crew=tuple(crew), seed=seed)
+
+
 def draw_mission(mission: Mission, faces: Mapping[str, CardFace], *, players: int,
                  seed: int | None) -> Draw:
-    """Returns the cards and boards of one play; ``seed`` may be None only if all is pinned.
-
-    The crew is taken as 5 figures with 5 players and 4 otherwise, so unconfirmed reports
-    are played exactly when the soundtrack announces them.
-    """
+    """Returns the cards and boards of one play; ``seed`` may be None only if all is pinned."""
     if seed is None and needs_seed(mission, players):
         raise ValueError("a seed is needed: the mission leaves cards or trajectories to chance")
     threats = played_threats(mission, players)
     for threat in threats:
         if threat.card:
             pinned_face(threat, faces, mission)  # a located message before the engine's
-    figures = 5 if players >= 5 else 4
-    plan = Plan(crew=(make_crew_plan("P1", ""),), seed=seed or 0)
     try:
-        setup = setup_from_mission(dataclasses.replace(mission, players=players), plan,
-                                   figures=figures)
+        setup = setup_from_mission(mission, empty_plan(players, seed or 0))
     except EngineError as error:
         raise InvalidInputError(f"{mission.source or mission.id}: {error}") from None
     if len(setup.threats) != len(threats):  # the engine and the timeline disagree on who plays

@@ -151,9 +151,13 @@ def _comms_rows(cues: Sequence[Cue]) -> list[CommsRow]:
     return rows
 
 
+#: The widest track label a sheet can show, so that every card is drawn on the same scale.
+WIDEST_LABEL = {True: "internal T7", False: "T7"}
+
+
 def _tracks_for(face: CardFace, boards: Sequence[tuple[str, str]],
-                appears: int | None = None) -> TrackStack:
-    room = label_width([label for label, _ in boards])
+                appears: int | None = None, *, zoned: bool = True) -> TrackStack:
+    room = label_width([WIDEST_LABEL[zoned]])
     return stack_tracks(tuple(draw_track(board, face.speed_value, external=face.external,
                                          label=label, appears=appears, label_w=room)
                               for label, board in boards), turns=appears is not None)
@@ -169,7 +173,8 @@ def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],
                       for zone in zones]
         else:
             boards = [(board, board) for board in TRAJECTORIES]
-        blocks.append(CardBlock(face, tuple(zones), _tracks_for(face, boards)))
+        blocks.append(CardBlock(face, tuple(zones), _tracks_for(
+            face, boards, zoned=mission.trajectories is not None)))
     return blocks
 
 

@@ -155,6 +155,10 @@ BAND_FILL = {3: "#fafafa", 2: "#e4e4e4", 1: "#cccccc"}
 ACTION_FILL = {"x": "#ffe08a", "y": "#ffc078", "z": "#ff8a80"}
 INTERNAL_FILL = "#f2f2f2"
 ROW_GAP = 4.0
+REACH_CHAR_W = 5.9  # width of one reach-text character (DejaVu Sans at 9.5 units)
+#: The longest reach text with move numbers and with turns (T6/T7 have two Y squares).
+LONGEST_REACH = {False: "X10 · Y12 · Y13 · Z15",
+                 True: "X turn 10 · Y turn 11 · Y turn 12 · Z turn 13"}
 
 
 @dataclass(frozen=True)
@@ -218,8 +222,7 @@ def reach_text(track: TrackDrawing, turns: bool) -> str:
     return " · ".join(parts)
 
 
-def stack_tracks(tracks: tuple[TrackDrawing, ...], *, turns: bool,
-                 text_w: float = 150.0) -> TrackStack:
+def stack_tracks(tracks: tuple[TrackDrawing, ...], *, turns: bool) -> TrackStack:
     """Returns the tracks laid out one under the other in a single drawing."""
     rows = []
     row_h = HEIGHT + STOP_H + ROW_GAP
@@ -239,6 +242,8 @@ def stack_tracks(tracks: tuple[TrackDrawing, ...], *, turns: bool,
                      (track.squares[0].x + SQUARE / 2, dot_y))
         rows.append(TrackRow(track, y, fills, letters, dots, entry, reach_text(track, turns)))
     ship_x = tracks[0].ship_x if tracks else 0.0
+    # a fixed room for the text keeps every card of a sheet on the same scale
+    text_w = 8 + REACH_CHAR_W * len(LONGEST_REACH[turns])
     width = (tracks[0].width if tracks else 0.0) + text_w
     height = len(tracks) * row_h - ROW_GAP + 1
     return TrackStack(tuple(rows), width, height, ship_x, ship_x + SHIP_W + 2)

@@ -34,3 +34,16 @@ def test_every_traced_state_round_trips() -> None:
 def test_bad_notation_is_rejected(bad: str) -> None:
     with pytest.raises(NotationError):
         parse_notation(bad)
+
+
+def test_copy_is_equal_and_independent() -> None:
+    setup = make_setup([(1, "internal", "I2-01"), (1, "white", "E1-07")], "T1 T2 T3 T4")
+    line = resolve(setup, parse_plan("P1: l b A\nP2: C R"), trace=True).trace[5]
+    state = parse_notation(line)
+    other = state.copy()
+    assert other == state and notation(other) == line
+    other.shields[0] = 0
+    other.crew[0].slots[11] = 4
+    other.threats[0].stations.append(0)
+    other.tokens[1].append(0)
+    assert notation(state) == line

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from golden import compare, divide, load_scenarios
+
+from tests.engine.golden import compare, divide, load_scenarios
 
 SCENARIOS = load_scenarios()
 
@@ -31,7 +32,7 @@ def test_every_base_card_has_a_scenario() -> None:
 
 
 def test_a_wrong_expectation_is_reported_with_the_turn() -> None:
-    from golden import Scenario
+    from tests.engine.golden import Scenario
 
     scenario = Scenario(id="x", source="inline", trajectories="T1 T2 T3 T4",
                         threats=[(1, "white", "E1-10")], plan_lines=["P1: A"],

@@ -13,7 +13,7 @@ from authoring.mission import load_mission
 from authoring.mission.model import Decks, Mission, Threat
 from authoring.render.cards import deck_pool, possible_cards, zones_for
 from authoring.render.catalogue import load_faces
-from authoring.render.draw import draw_mission, needs_seed
+from authoring.render.draw import draw_mission, empty_plan, needs_seed
 
 FACES = load_faces()
 OFFICIAL = Path(__file__).resolve().parents[2] / "missions" / "official"
@@ -76,8 +76,8 @@ def test_the_draw_is_the_engines_draw_and_repeatable() -> None:
     other = draw_mission(mission, FACES, players=5, seed=12)
     assert first == again
     assert [d.card.id for d in first.threats] != [d.card.id for d in other.threats]
-    setup = setup_from_mission(mission, Plan(crew=(make_crew_plan("P1", ""),), seed=11),
-                               figures=5)
+    crew = tuple(make_crew_plan(f"P{n}", "") for n in range(1, 6))
+    setup = setup_from_mission(mission, Plan(crew=crew, seed=11))
     assert [d.card.id for d in first.threats] == [e.card for e in setup.threats]
     assert dict(first.trajectories) == dict(setup.trajectories)
     assert len(set(first.trajectories.values())) == 4
@@ -88,6 +88,7 @@ def test_the_draw_keeps_pins_and_needs_a_seed_otherwise(small_mission: Mission) 
     with pytest.raises(ValueError, match="seed"):
         draw_mission(small_mission, FACES, players=4, seed=None)
     drawn = draw_mission(small_mission, FACES, players=4, seed=1)
+    assert [p.label for p in empty_plan(3, 1).crew] == ["P1", "P2", "P3", "A1"]
     assert [d.threat.turn for d in drawn.threats] == [1, 2, 5]  # unconfirmed T+3 left out
     assert drawn.threats[0].card.id == "E1-07" and drawn.threats[0].pinned
     assert [d.trajectory for d in drawn.threats] == ["T3", "T4", "T5"]

@@ -114,3 +114,12 @@ def test_same_input_same_html() -> None:
 def test_letter_paper_sets_the_page_size(small_mission: Mission) -> None:
     assert "size: letter;" in render_html(small_mission, SheetOptions(paper="letter"))
     assert "size: A4;" in render_html(small_mission, SheetOptions())
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_answer_key_for_every_crew_size(players: int) -> None:
+    mission = load_mission(OFFICIAL[-1])  # test-run-2: rule level 1 in the engine
+    page = _text(render_html(mission, SheetOptions(kind="answer-key", seed=2, players=players),
+                             FACES))
+    assert f"{players} players" in page
+    assert page.count("T+") >= len(mission.threats())

@@ -1,4 +1,4 @@
-"""Threat abilities as named hooks: X/Y/Z operations, targeting filters, destruction effects.
+"""Registers threat abilities as named hooks: X/Y/Z operations, targeting, destruction.
 
 A card in ``threats.json`` lists its X, Y and Z as ``[operation, *arguments]`` and its card
 rules as ability ids. The core looks each name up here: ``OPS`` for square actions,
@@ -31,6 +31,7 @@ def op(name: str) -> Callable[[Op], Op]:
     """Registers a square operation under ``name``."""
 
     def register(func: Op) -> Op:
+        """Stores the function in ``OPS``."""
         OPS[name] = func
         return func
 

@@ -36,16 +36,8 @@ class Card:
     z: tuple[Op, ...]
     abilities: frozenset[str]
     playable: bool
-
-    @property
-    def external(self) -> bool:
-        """Tells whether the card travels on an external zone's trajectory."""
-        return self.kind == "external"
-
-    @property
-    def malfunction(self) -> bool:
-        """Tells whether the card is an internal malfunction."""
-        return self.kind == "internal-malfunction"
+    external: bool  # travels on an external zone's trajectory (a field: read every step)
+    malfunction: bool  # an internal malfunction
 
     def ability_arg(self, name: str) -> int:
         """Returns the integer argument of an ability written ``name:N`` (0 if absent)."""
@@ -77,6 +69,8 @@ def _card(raw: dict[str, Any]) -> Card:
         z=tuple(tuple(op) for op in actions["z"]) if actions else (),
         abilities=frozenset(raw["abilities"]),
         playable=actions is not None,
+        external=raw["kind"] == "external",
+        malfunction=raw["kind"] == "internal-malfunction",
     )
 
 

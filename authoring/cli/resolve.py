@@ -1,0 +1,64 @@
+"""``spacealert resolve``: plays a crew plan against a mission with the rules engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authoring.cli._common import reports_errors
+from authoring.engine import EngineError, Plan, format_result, parse_plan, resolve_mission
+from authoring.errors import InvalidInputError
+from authoring.mission import load_document, load_mission
+
+app = typer.Typer()
+
+
+def _load_plan(path: Path) -> Plan:
+    """Reads a plan file: YAML/JSON checked against the plan schema, or the compact text form."""
+    if path.suffix == ".txt":
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise InvalidInputError(f"{path}: cannot read the plan: {error.strerror}") from None
+        return parse_plan(text)
+    return Plan.from_mapping(load_document(path, "plan").data)
+
+
+@app.command()
+@reports_errors
+def resolve(
+    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    plan: Annotated[Path, typer.Argument(
+        help="The crew plan: a YAML file (schemas/plan.schema.json) or the compact .txt form.",
+        show_default=False)],
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Seed of the damage-token draws (default: the plan's).")] = None,
+    level: Annotated[int | None, typer.Option(
+        "--level", min=1, max=4,
+        help="Rule level 1-4 (default: 1 for test runs, else 4, the full game).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    trace: Annotated[bool, typer.Option(
+        "--trace", help="Include the state notation after every turn.")] = False,
+) -> None:
+    """Resolve a crew plan against a mission: turn-by-turn log, outcome and score.
+
+    The plan gives each crew member's 12 actions, the threat cards and
+    trajectories that came up, and the seed of the damage-token draws.
+    Exit code 0 when the plan was resolved (whether or not the ship
+    survived), 1 for an invalid mission or plan.
+    """
+    loaded = load_mission(mission)
+    try:
+        result = resolve_mission(loaded, _load_plan(plan), seed=seed, level=level, trace=trace)
+    except EngineError as error:
+        raise InvalidInputError(f"{plan}: {error}") from None
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(format_result(result), nl=False)
+    if trace:
+        for turn, line in enumerate(result.trace):
+            typer.echo(f"after {turn:2}: {line}")
