@@ -208,6 +208,7 @@
     });
     addCaptionTrack();
     caption.lang = track.lang;
+    if (list) { list.lang = track.lang; }
     audio.load();
     audio.addEventListener("loadedmetadata", function restore() {
       audio.removeEventListener("loadedmetadata", restore);

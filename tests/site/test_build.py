@@ -158,3 +158,21 @@ def test_encoding_is_deterministic_and_reused_from_the_cache(
     monkeypatch.setattr(build_module, "write_audio", no_encoder)
     build_module._encode(pcm, "mp3", tmp_path / "d.mp3", tmp_path / "cache")
     assert (tmp_path / "d.mp3").read_bytes() == (tmp_path / "a.mp3").read_bytes()
+
+
+def test_each_mission_gets_the_voices_of_its_language() -> None:
+    from dataclasses import replace
+
+    from authoring.audio import load_voice
+    from authoring.mission import load_mission
+    from authoring.publish.build import _voices_for
+    from authoring.publish.checks import CheckedMission
+
+    path = PACK / "missions" / "tiny-drill.yaml"
+    voices = [load_voice("en"), load_voice("de"), load_voice(PACK / "voices" / "en-gb.yaml")]
+    english = CheckedMission(path, "m.yaml", load_mission(path), ())
+    german = replace(english, mission=replace(english.mission, language="de-AT"))
+    assert [v.id for v in _voices_for(english, voices)] == ["en", "en-gb"]
+    assert [v.id for v in _voices_for(german, voices)] == ["de"]
+    with pytest.raises(InvalidInputError, match="no voice of the pack speaks 'de-AT'"):
+        _voices_for(german, voices[:1])
