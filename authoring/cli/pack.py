@@ -40,6 +40,9 @@ def build(
         help="Clip and encoding cache folder (default: $SPACEALERT_CACHE_DIR or the "
              "platform cache).")]
         = None,
+    rate: Annotated[bool, typer.Option(
+        "--rate", help="Rate each mission's difficulty by simulation, on the scale of the "
+        "official missions (a few seconds per mission).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print problems only.")] = False,
 ) -> None:
     """Build the pack's website: checks, soundtracks, captions, sheets, pages and a zip.
@@ -53,7 +56,7 @@ def build(
             raise UsageError(f"--templates: expected a folder, got {str(folder)!r}")
     options = BuildOptions(strict=strict, templates=tuple(templates or ()),
                            use_cache=not no_cache, cache_dir=cache_dir,
-                           generator=f"spacealert-authoring {__version__}")
+                           generator=f"spacealert-authoring {__version__}", rate=rate)
     result = build_pack(packdir, output, options, progress=(lambda _: None) if quiet else err)
     for problem in result.problems:
         if problem.severity != "info" or not quiet:

@@ -27,6 +27,7 @@ from authoring.mission.problem import Problem
 from authoring.mission.timeline import compile_timeline
 from authoring.publish.checks import CheckedMission, check_missions, primary_language, summary_lines
 from authoring.publish.manifest import Pack, load_pack
+from authoring.publish.rating import rate_mission
 from authoring.publish.reproducible import build_datetime, build_epoch, zip_bytes
 from authoring.render.build import build_sheet
 from authoring.render.site import (
@@ -61,6 +62,7 @@ class BuildOptions:
     use_cache: bool = True
     cache_dir: Path | None = None
     generator: str = "spacealert-authoring"
+    rate: bool = False  # rate each mission's difficulty by simulation
 
 
 @dataclass
@@ -222,7 +224,14 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
     problems = checked.problems
     lint = LintSummary(checked.count("error"), checked.count("warning"), checked.count("info"),
                        summary_lines(problems))
-    return MissionEntry(slug, mission, timeline, tuple(tracks), tuple(downloads), lint)
+    rating, note = None, ""
+    if options.rate:
+        progress(f"rating {slug} by simulation")
+        rating, note = rate_mission(mission)
+        if note:
+            progress(f"note: {checked.display}: not rated: {note}")
+    return MissionEntry(slug, mission, timeline, tuple(tracks), tuple(downloads), lint,
+                        rating, note)
 
 
 def _pack_sources(pack: Pack) -> list[Path]:

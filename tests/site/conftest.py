@@ -23,7 +23,8 @@ def build_test_pack(tmp: Path, out_name: str = "site", cache: Path | None = None
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
         return build_pack(pack, tmp / out_name,
-                          BuildOptions(strict=strict, cache_dir=cache or tmp / "cache"))
+                          BuildOptions(strict=strict, cache_dir=cache or tmp / "cache",
+                                       rate=True))
 
 
 @pytest.fixture(scope="session")

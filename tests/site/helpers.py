@@ -12,6 +12,7 @@ from authoring.render.site import (
     Download,
     LintSummary,
     MissionEntry,
+    Rating,
     SiteModel,
     Track,
     player_cues,
@@ -44,7 +45,11 @@ def golden_model() -> SiteModel:
                      Download("Mission file (YAML)", f"{base}.yaml", "mission", 987))
         lint = LintSummary(0, 1, 0, ("warning T102 at line 12: <phase> too short",)) \
             if mission.id == "tiny-drill" else LintSummary()
-        entries.append(MissionEntry(mission.id, mission, timeline, (track,), downloads, lint))
+        rating = Rating(64.4, 60.2, 70.2, 0.1, 20, "planner") \
+            if mission.id == "first-watch" else None
+        note = "" if rating else "cannot simulate the mission: <no serious threats>"
+        entries.append(MissionEntry(mission.id, mission, timeline, (track,), downloads, lint,
+                                    rating, note))
     return SiteModel(
         title="Golden <Pack> & Co", description="A pack\nover two lines.",
         authors=("Ann", "Bo"), licence="CC0-1.0", languages=("en",),

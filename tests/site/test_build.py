@@ -57,6 +57,14 @@ def test_lint_warnings_are_reported_and_shown(built: BuildResult) -> None:
     assert f"0 errors, {warnings} warnings" in page
 
 
+def test_rating_by_simulation_is_shown(built: BuildResult) -> None:
+    page = (built.out / "missions" / "tiny-drill.html").read_text("utf-8")
+    # rated, or (a test-run mission with a serious threat, which the level-1 rules refuse)
+    # the reason it could not be
+    assert '<p class="rating">Difficulty ' in page or \
+        '<p class="rating muted">Not rated by simulation: ' in page
+
+
 def test_zip_holds_sources_and_downloads_in_order(built: BuildResult) -> None:
     with zipfile.ZipFile(io.BytesIO((built.out / "test-b-pack-b.zip").read_bytes())) as z:
         names = z.namelist()

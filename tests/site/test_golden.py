@@ -55,6 +55,8 @@ def test_theme_assets_are_copied_and_pages_link_them() -> None:
 def test_index_lists_difficulty_length_and_threat_count() -> None:
     index = render_pages(golden_model())["index.html"].decode()
     row = index.split('href="missions/first-watch.html"', 1)[1].split("</tr>", 1)[0]
-    assert "difficulty-moderate" in row  # 7 confirmed points, white decks
+    assert "difficulty-hard" in row and ">hard 64<" in row  # the simulated rating
+    tiny = index.split('href="missions/tiny-drill.html"', 1)[1].split("</tr>", 1)[0]
+    assert ">easy<" in tiny and "from the threat points" in tiny  # no rating: the heuristic
     assert ">10:00<" in row
     assert "6 <span" in row and "(2 serious)" in row

@@ -73,6 +73,29 @@ class LintSummary:
 
 
 @dataclass(frozen=True)
+class Rating:
+    """A difficulty rating by simulation, next to the official missions' range."""
+
+    value: float  # 0 (a walk-over) … 100 (a ship lost in turn 1)
+    low: float  # the easiest official mission 1-8 under the same simulation
+    high: float  # the hardest one
+    survival: float  # share of simulated games the ship survived
+    games: int
+    crew: str
+
+    @property
+    def label(self) -> str:
+        """Returns easy, moderate, hard (the official range) or extreme."""
+        if self.value < self.low - 10:
+            return "easy"
+        if self.value < self.low:
+            return "moderate"
+        if self.value <= self.high:
+            return "hard"
+        return "extreme"
+
+
+@dataclass(frozen=True)
 class MissionEntry:
     """One mission of the pack: the model, its soundtracks, downloads and lint summary."""
 
@@ -82,6 +105,8 @@ class MissionEntry:
     tracks: tuple[Track, ...]
     downloads: tuple[Download, ...]
     lint: LintSummary = field(default_factory=LintSummary)
+    rating: Rating | None = None
+    rating_note: str = ""  # why there is no rating, when one was asked for
 
     @property
     def threat_count(self) -> int:
@@ -95,8 +120,8 @@ class MissionEntry:
 
     @property
     def difficulty(self) -> str:
-        """Returns a difficulty label from the threat points and the decks."""
-        return difficulty_label(self.mission)
+        """Returns the simulated rating's label, else one from threat points and decks."""
+        return self.rating.label if self.rating else difficulty_label(self.mission)
 
 
 @dataclass(frozen=True)
