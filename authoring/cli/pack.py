@@ -60,7 +60,7 @@ def build(
     result = build_pack(packdir, output, options, progress=(lambda _: None) if quiet else err)
     for problem in result.problems:
         if problem.severity != "info" or not quiet:
-            err(format_problem(problem))
+            err(f"{problem.severity}: {format_problem(problem)}")
     typer.echo(str(result.out / "index.html"))
     if not quiet:
         err(f"built {_count(result.missions, 'mission')}, "

@@ -63,8 +63,6 @@ def new_pack(folder: Path, title: str | None = None) -> list[Path]:
     if folder.is_dir() and any(folder.iterdir()):
         raise UsageError(f"{folder}: the folder is not empty; refusing to overwrite it",
                          hint="choose a new folder name")
-    if not folder.parent.is_dir():
-        raise UsageError(f"{folder}: the folder {folder.parent} does not exist")
     name = title or folder.resolve().name.replace("-", " ").replace("_", " ").strip().title()
     quoted = (name or "My Mission Pack").replace("\\", "\\\\").replace('"', '\\"')
     (folder / "missions").mkdir(parents=True, exist_ok=True)

@@ -83,3 +83,9 @@ def test_serve_refuses_a_folder_without_a_site(tmp_path: Path) -> None:
 def test_serve_rejects_a_port_out_of_range() -> None:
     result = runner.invoke(app, ["pack", "serve", ".", "--port", "70000"])
     assert result.exit_code == 2
+
+
+def test_new_creates_missing_parent_folders(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["pack", "new", str(tmp_path / "packs" / "mine")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "packs" / "mine" / "pack.yaml").is_file()
