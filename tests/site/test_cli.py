@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from authoring.cli import app
-from authoring.publish import load_pack
+from authoring.publish import BuildResult, load_pack
 from tests.site.helpers import PACK
 
 runner = CliRunner()
@@ -89,3 +89,18 @@ def test_new_creates_missing_parent_folders(tmp_path: Path) -> None:
     result = runner.invoke(app, ["pack", "new", str(tmp_path / "packs" / "mine")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "packs" / "mine" / "pack.yaml").is_file()
+
+
+def test_build_prints_the_index_and_the_remaining_warnings(tmp_path: Path,
+                                                           built: BuildResult) -> None:
+    shutil.copytree(PACK, tmp_path / "pack")
+    out = tmp_path / "www"
+    result = runner.invoke(app, ["pack", "build", str(tmp_path / "pack"), "-o", str(out),
+                                 "--cache-dir", str(built.out.parent / "cache")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{out / 'index.html'}\n"
+    lines = result.stderr.splitlines()
+    assert "rendering tiny-drill with voice en-gb" in lines
+    assert any(line.startswith("warning: ") and ": T101 " in line for line in lines)
+    assert lines[-1].startswith("built 1 mission, 2 soundtracks: 16 files, ")
+    assert (out / "missions" / "tiny-drill.html").is_file()
