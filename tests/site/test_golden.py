@@ -7,6 +7,7 @@ review the diff.
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 
 from authoring.render.site import render_pages
 from tests.site.helpers import GOLDEN, golden_model
@@ -60,3 +61,12 @@ def test_index_lists_difficulty_length_and_threat_count() -> None:
     assert ">easy<" in tiny and "from the threat points" in tiny  # no rating: the heuristic
     assert ">10:00<" in row
     assert "6 <span" in row and "(2 serious)" in row
+
+
+def test_a_template_folder_overrides_the_theme(tmp_path: Path) -> None:
+    (tmp_path / "index.html.j2").write_text(
+        '{% extends "site-base.html.j2" %}{% block main %}<p id="mine">{{ site.title }}</p>'
+        "{% endblock %}", encoding="utf-8")
+    pages = render_pages(golden_model(), [tmp_path])
+    assert '<p id="mine">Golden &lt;Pack&gt; &amp; Co</p>' in pages["index.html"].decode()
+    assert 'id="player"' in pages["missions/first-watch.html"].decode()  # not overridden
