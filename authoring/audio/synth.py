@@ -9,7 +9,9 @@ renders are byte-for-byte repeatable.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import wave
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -39,8 +41,8 @@ def _load_recording(path: Path) -> tuple[Samples, int]:
     if data[:4] == b"RIFF":
         try:
             return pcm.read_wav(data)
-        except Exception:
-            pass
+        except (wave.Error, EOFError, ValueError):
+            pass  # not 8-32 bit PCM (e.g. float samples): let ffmpeg read it
     from authoring.audio.tools import require_program
 
     require_program("ffmpeg", f"to read the recording {path}")
@@ -48,7 +50,8 @@ def _load_recording(path: Path) -> tuple[Samples, int]:
     from pydub.exceptions import CouldntDecodeError
 
     try:
-        seg = AudioSegment.from_file(path)
+        # from bytes: pydub leaves a file it opens itself unclosed
+        seg = AudioSegment.from_file(io.BytesIO(data))
     except CouldntDecodeError:
         raise InvalidInputError(f"{path}: not an audio file ffmpeg can read") from None
     return pcm.from_int(seg.raw_data, seg.sample_width, seg.channels), int(seg.frame_rate)

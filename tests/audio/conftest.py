@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +38,15 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory,
     """Points the default clip cache at a per-session temporary folder (never the user's)."""
     folder = tmp_path_factory.getbasetemp() / "clip-cache"
     monkeypatch.setenv(ENV_VAR, str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Sends the temporary files of espeak-ng calls and pydub exports to a per-test folder."""
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
     return folder
 
 

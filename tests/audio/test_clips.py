@@ -119,3 +119,23 @@ def test_a_listed_file_that_is_not_there_falls_back(tmp_path: Path, missing: str
     voice = load_voice(pack)
     clip = Synthesizer(voice).cue_clip(Cue(0, "mission_start", "", 0, 1, {}))
     assert abs(_dominant_hz(clip[: int(0.3 * RATE)]) - TONES["alert"]) > 50
+
+
+def test_recordings_in_other_formats_are_read_through_ffmpeg(tmp_path: Path) -> None:
+    import subprocess
+
+    pack = _pack(tmp_path / "pack")
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                    "sine=frequency=700:duration=0.4", "-ar", "48000", "-c:a", "pcm_f32le",
+                    str(pack / "float.wav")], check=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                    "sine=frequency=1100:duration=0.4", "-c:a", "libvorbis",
+                    str(pack / "data.ogg")], check=True)
+    manifest = (pack / "voice.yaml").read_text("utf-8").replace(
+        "alert: alert.wav", "alert: float.wav, incoming_data: data.ogg")
+    (pack / "voice.yaml").write_text(manifest, encoding="utf-8")
+    voice = load_voice(pack)
+    alert = Synthesizer(voice).cue_clip(Cue(0, "mission_start", "", 0, 1, {}))
+    assert abs(_dominant_hz(alert[: int(0.3 * RATE)]) - 700) < 5
+    data = Synthesizer(voice).cue_clip(Cue(0, "incoming_data", "", 0, 1, {}))
+    assert abs(_dominant_hz(data[: int(0.3 * RATE)]) - 1_100) < 5

@@ -227,12 +227,14 @@ def test_default_output_is_the_mission_id_in_the_current_folder(
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_format_comes_from_the_suffix_or_is_a_usage_error(short_mission: Path,
-                                                          tmp_path: Path) -> None:
+def test_format_comes_from_the_suffix_or_is_a_usage_error(short_mission: Path, tmp_path: Path,
+                                                          scratch: Path) -> None:
     out = tmp_path / "track.flac"
-    result = runner.invoke(app, ["render", str(short_mission), "-o", str(out), "--no-bed"])
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(out), "--no-bed",
+                                 "--no-cache"])
     assert result.exit_code == 0, result.stderr
     assert out.read_bytes()[:4] == b"fLaC"
+    assert list(scratch.iterdir()) == []  # espeak-ng's and pydub's temporary files are gone
     bad = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "x.aiff")])
     assert bad.exit_code == 2
     assert "expected a suffix or --format among mp3, ogg, wav, flac" in bad.stderr
@@ -250,7 +252,7 @@ def test_an_existing_file_is_replaced_only_when_the_render_succeeds(tmp_path: Pa
     result = runner.invoke(app, ["render", str(mission), "-o", str(out)])
     assert result.exit_code == 1
     assert out.read_bytes() == b"precious"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["clash.yaml", "keep.wav"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clash.yaml", "keep.wav", "scratch"]
 
 
 def test_missing_ffmpeg_is_exit_3_with_an_install_hint(
