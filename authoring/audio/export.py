@@ -19,7 +19,10 @@ from authoring.errors import AuthoringError, UsageError
 FORMATS = ("mp3", "ogg", "wav", "flac")
 _PYDUB_ARGS: dict[str, dict[str, object]] = {
     "mp3": {"format": "mp3", "bitrate": "128k"},
-    "ogg": {"format": "ogg", "codec": "libvorbis", "parameters": ["-q:a", "4"]},
+    # bitexact: otherwise ffmpeg gives each Ogg stream a random serial number, and the same
+    # mission would not give the same bytes twice
+    "ogg": {"format": "ogg", "codec": "libvorbis",
+            "parameters": ["-q:a", "4", "-fflags", "+bitexact", "-flags:a", "+bitexact"]},
     "flac": {"format": "flac"},
 }
 

@@ -46,7 +46,7 @@ from authoring.render.site import (
 MARKER = ".spacealert-site"
 CAPTION_FORMATS = ("vtt", "srt", "json")
 #: Bump when the audio export settings change, so cached encodings are not reused.
-ENCODING_VERSION = "1"
+ENCODING_VERSION = "2"
 SHEET_LABELS = {"briefing": "Briefing sheet", "threats": "Threat cards",
                 "comms-officer": "Comms officer's sheet", "answer-key": "Answer key"}
 #: Reports progress as one line of text.

@@ -104,6 +104,15 @@ def test_wav_renders_are_byte_identical_cold_and_warm(short_mission: Path, tmp_p
     assert "cache 0 hit(s)" not in result.stderr  # the third run was served by the cache
 
 
+@pytest.mark.parametrize("fmt", ["mp3", "ogg", "flac"])
+def test_encoded_exports_are_reproducible(short_mission: Path, tmp_path: Path, fmt: str) -> None:
+    pcm = _render(short_mission).pcm16_stereo()
+    first, second = tmp_path / f"a.{fmt}", tmp_path / f"b.{fmt}"
+    write_audio(pcm, first, fmt)
+    write_audio(pcm, second, fmt)
+    assert first.read_bytes() == second.read_bytes()
+
+
 def test_levels_speech_stands_30_db_above_the_alarm_bed(
         short_mission: Path, tmp_path: Path, decode: Callable[[Path], np.ndarray]) -> None:
     rendering = _render(short_mission)
