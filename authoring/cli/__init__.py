@@ -11,7 +11,19 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import resolve, schema, timeline, validate
+from authoring.cli import (
+    lint,
+    pack,
+    render,
+    resolve,
+    rules,
+    schema,
+    sheets,
+    simulate,
+    timeline,
+    validate,
+    voices,
+)
 
 app = typer.Typer(
     name="spacealert",
@@ -24,6 +36,13 @@ app.add_typer(validate.app)
 app.add_typer(timeline.app)
 app.add_typer(schema.app)
 app.add_typer(resolve.app)
+app.add_typer(sheets.app)
+app.add_typer(render.app)
+app.add_typer(voices.app)
+app.add_typer(lint.app)
+app.add_typer(rules.app)
+app.add_typer(simulate.app)
+app.add_typer(pack.app, name="pack")
 
 
 def _show_version(value: bool) -> None:

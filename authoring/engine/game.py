@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING
 
 from authoring.engine import actions, damage, ship, weapons
-from authoring.engine.damage import ShipDestroyed
+from authoring.engine.damage import ShipDestroyed as ShipDestroyed  # re-exported for callers
 from authoring.engine.errors import PlanError
 from authoring.engine.levels import FULL_GAME, RuleLevel, get_level
 from authoring.engine.log import LogEntry, Result, ThreatOutcome
