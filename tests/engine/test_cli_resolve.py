@@ -13,7 +13,7 @@ from authoring.mission import load_document, load_mission
 
 ROOT = Path(__file__).resolve().parents[2]
 MISSION = ROOT / "missions" / "official" / "mission-1.yaml"
-PLAN = ROOT / "missions" / "plans" / "mission-1-4p.yaml"
+PLAN = ROOT / "tests" / "engine" / "plans" / "mission-1-4p.yaml"
 runner = CliRunner()
 
 

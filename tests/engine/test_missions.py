@@ -10,7 +10,6 @@ from authoring.engine import parse_plan, resolve_mission, setup_from_mission
 from authoring.mission import load_mission
 
 MISSIONS = sorted((Path(__file__).resolve().parents[2] / "missions").glob("*/*.yaml"))
-MISSIONS = [p for p in MISSIONS if p.parent.name != "plans"]
 
 
 @pytest.mark.parametrize("path", MISSIONS, ids=lambda p: p.stem)
