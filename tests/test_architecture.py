@@ -17,19 +17,22 @@ ALLOWED: dict[str, set[str]] = {
     "": set(),  # authoring/__init__.py, __main__.py handled below
     "errors": set(),
     "_resources": {"errors"},
+    "_files": {"errors"},
     "mission": {"errors", "_resources", "mission"},
     "engine": {"engine", "mission"},
-    "audio": {"audio", "mission", "errors", "_resources"},
-    "lint": {"lint", "mission", "engine", "audio", "errors", "_resources"},
-    "generate": {"generate", "mission", "engine", "lint", "errors", "_resources"},
+    "audio": {"audio", "mission", "errors", "_resources", "_files"},
+    "lint": {"lint", "mission", "engine", "audio", "errors", "_resources", "_files"},
+    "generate": {"generate", "mission", "engine", "lint", "errors", "_resources", "_files"},
     "report": {"report", "lint", "errors"},
-    "render": {"render", "mission", "engine", "lint", "errors", "_resources"},
-    "solve": {"solve", "mission", "engine", "errors", "_resources"},
+    "render": {"render", "mission", "engine", "lint", "errors", "_resources", "_files"},
+    "solve": {"solve", "mission", "engine", "errors", "_resources", "_files"},
     # publish orchestrates a pack build: audio, sheets and the site, so it sits above both
-    "publish": {"publish", "render", "audio", "lint", "mission", "engine", "errors", "_resources"},
+    "publish": {
+        "publish", "render", "audio", "lint", "mission", "engine", "errors", "_resources", "_files",
+    },
     "cli": {
         "cli", "mission", "engine", "audio", "lint", "generate", "report", "render", "solve",
-        "publish", "errors", "_resources", "",
+        "publish", "errors", "_resources", "_files", "",
     },
     "__main__": {"cli"},
 }

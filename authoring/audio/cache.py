@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from authoring._files import write_atomic
 from authoring.audio.pcm import Samples, read_wav, wav_bytes
 
 ENV_VAR = "SPACEALERT_CACHE_DIR"
@@ -90,11 +90,4 @@ class ClipCache:
         path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = wav_bytes(samples)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:12]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(MAGIC + hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)

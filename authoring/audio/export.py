@@ -6,12 +6,10 @@ The file is written next to its destination under a temporary name and moved int
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 import wave
 from pathlib import Path
 
+from authoring._files import atomic_target
 from authoring.audio.pcm import RATE
 from authoring.audio.tools import require_program
 from authoring.errors import AuthoringError, UsageError
@@ -50,12 +48,7 @@ def check_encoder(fmt: str) -> None:
 def write_audio(pcm16_stereo: bytes, out: Path, fmt: str) -> None:
     """Writes 44.1 kHz 16-bit stereo PCM to ``out`` in ``fmt``, atomically."""
     check_encoder(fmt)
-    out = Path(out)
-    folder = out.parent if str(out.parent) else Path(".")
-    fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{out.name}.", suffix=".part")
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_target(out) as tmp:
         if fmt == "wav":
             with wave.open(str(tmp), "wb") as w:
                 w.setnchannels(2)
@@ -72,22 +65,3 @@ def write_audio(pcm16_stereo: bytes, out: Path, fmt: str) -> None:
             except CouldntEncodeError as error:
                 raise AuthoringError(f"ffmpeg could not encode {fmt.upper()}: "
                                      f"{str(error).splitlines()[0]}") from None
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-
-
-def write_text(text: str, out: Path) -> None:
-    """Writes a text file atomically (temp file in the same folder, then ``os.replace``)."""
-    folder = out.parent if str(out.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{out.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

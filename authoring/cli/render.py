@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
+from authoring._files import write_atomic
 from authoring.audio import (
     DEFAULT_VOICE,
     ClipCache,
@@ -21,7 +22,7 @@ from authoring.audio import (
     write_audio,
 )
 from authoring.audio.captions import CAPTION_FORMATS, captions
-from authoring.audio.export import check_encoder, write_text
+from authoring.audio.export import check_encoder
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.mission import load_mission
@@ -109,9 +110,9 @@ def render(
     typer.echo(str(out))
     if caption_format is not None:
         side = out.with_suffix(f".{caption_format}")
-        write_text(captions(rendering.cues, caption_format,
-                            {"mission": timeline.mission_id, "voice": chosen.id,
-                             "language": chosen.language, "players": timeline.players}), side)
+        write_atomic(side, captions(rendering.cues, caption_format,
+                                    {"mission": timeline.mission_id, "voice": chosen.id,
+                                     "language": chosen.language, "players": timeline.players}))
         typer.echo(str(side))
     stats = f", cache {cache.stats.hits} hit(s), {cache.stats.misses} miss(es)" if cache else ""
     err(f"rendered {timeline.mission_id} with voice {chosen.id}: "

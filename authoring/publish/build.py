@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from authoring._files import atomic_target
 from authoring.audio import ClipCache, Voice, default_cache_dir, load_voice, render_timeline
 from authoring.audio.captions import captions
 from authoring.audio.export import check_encoder, write_audio
@@ -164,14 +165,12 @@ def _encode(pcm: bytes, fmt: str, target: Path, cache: Path | None) -> None:
         shutil.copyfile(kept, target)
         return
     write_audio(pcm, target, fmt)
-    kept.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=kept.parent, prefix=f".{key[:12]}.", suffix=".tmp")
-    os.close(fd)
     try:
-        shutil.copyfile(target, tmp)
-        os.replace(tmp, kept)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)  # a cache that cannot be written is no error
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_target(kept) as tmp:
+            shutil.copyfile(target, tmp)
+    except (OSError, InvalidInputError):
+        pass  # a cache that cannot be written is no error
 
 
 def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,

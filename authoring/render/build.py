@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import cast
 
+from authoring._files import write_atomic
 from authoring.mission.model import Mission
 from authoring.render.catalogue import load_faces
-from authoring.render.output import write_atomic
 from authoring.render.pdf import html_to_pdf
 from authoring.render.sheets import Difficulty, Paper, SheetKind, SheetOptions, render_html
 

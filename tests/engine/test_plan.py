@@ -73,7 +73,8 @@ def test_plan_schema_is_valid_and_described() -> None:
 
 
 def test_example_plan_file_validates_and_resolves() -> None:
-    data = YAML(typ="safe").load((ROOT / "tests" / "engine" / "plans" / "example-4p.yaml").read_text())
+    path = ROOT / "tests" / "engine" / "plans" / "example-4p.yaml"
+    data = YAML(typ="safe").load(path.read_text())
     jsonschema.Draft202012Validator(SCHEMA).validate(data)
     plan = Plan.from_mapping(data)
     setup = make_setup([(1, "blue", "E1-09"), (3, "red", "SE2-03"), (4, "internal", "SI2-01"),

@@ -1,0 +1,57 @@
+"""Writes files atomically: a temp file in the same folder, then ``os.replace``.
+
+Every output of the toolkit goes through here, so a user's file is either the old one or the
+whole new one, never half written, and an interrupted command leaves no temp file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from authoring.errors import InvalidInputError
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic_target(path: str | Path) -> Iterator[Path]:
+    """Yields a temp path beside ``path``; when the block succeeds it replaces ``path``.
+
+    Raises ``InvalidInputError`` when the folder does not exist or cannot be written. The file
+    gets the permissions a new file would get (``mkstemp`` makes it private).
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InvalidInputError(f"cannot write {target}: folder {folder} does not exist")
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+    except OSError as error:
+        raise InvalidInputError(f"cannot write {target}: {error.strerror or error}") from None
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        raise InvalidInputError(f"cannot write {target}: {error.strerror or error}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: str | Path, data: bytes | str) -> None:
+    """Writes bytes (or UTF-8 text with ``\\n`` line ends) to ``path`` atomically."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_target(path) as tmp:
+        tmp.write_bytes(payload)
