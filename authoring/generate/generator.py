@@ -31,7 +31,7 @@ from authoring.mission.model import (
 
 #: Bump when the same seed and options would give a different mission.
 GENERATOR_VERSION = 1
-MAX_ATTEMPTS = 200
+MAX_ATTEMPTS = 100
 _PLACEMENT_TRIES = 12
 
 
@@ -110,7 +110,9 @@ def _pieces(rng: random.Random, seconds: int, spec: ProfileSpec) -> list[int]:
     pieces: list[int] = []
     left = seconds
     while left > 0:
-        sizes = {s: w for s, w in spec.comms_piece_weights.items()
+        # finishing the phase's share in one piece is favoured: the official tracks have
+        # 2-5 pieces (mean 3.6) of 5-30 s
+        sizes = {s: w * (10 if s == left else 1) for s, w in spec.comms_piece_weights.items()
                  if s <= min(left, spec.comms_piece_max)}
         piece = weighted(rng, sizes)
         pieces.append(piece)
@@ -194,7 +196,9 @@ def _place_threats(rng: random.Random, spec: ProfileSpec, board: Board,
         mine = [t for t in threats if low <= t.turn <= high]
         if not mine:
             continue
-        ambush = len(mine) >= 2 and rng.random() < ambush_p
+        # an ambush never splits the two threats of a shared turn (announced <= 90 s apart)
+        ambush = (len(mine) >= 2 and mine[-1].turn != mine[-2].turn
+                  and rng.random() < ambush_p)
         times = _threat_times(rng, spec, board, phase, mine, ambush)
         for index, (planned, at) in enumerate(zip(mine, times, strict=True)):
             event = _threat_event(planned)

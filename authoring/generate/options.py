@@ -97,7 +97,11 @@ def parse_length(text: str) -> int:
     if not is_clock(text.strip()):
         raise UsageError(f"--length: expected a time m:ss such as 10:00 (seconds 00-59), "
                          f"got {text!r}")
-    return parse_clock(text.strip())
+    seconds = parse_clock(text.strip())
+    if seconds % 5:
+        raise UsageError(f"--length: expected a multiple of 5 seconds (the grid of the official "
+                         f"tracks), got {text!r}")
+    return seconds
 
 
 def _need(condition: bool, message: str, hint: str | None = None) -> None:

@@ -78,7 +78,8 @@ BASE = ProfileSpec(
     threat_level=8,                    # 7 confirmed + 1 unconfirmed in every mission
     unconfirmed=1,
     threat_count=(5, 7),
-    serious_weights={1: 2, 2: 4, 3: 2},  # 1, 1, 2, 2, 2, 2, 3, 3
+    # 1, 1, 2, 2, 2, 2, 3, 3; weighted against how often each mix needs a redraw
+    serious_weights={1: 1.1, 2: 3.8, 3: 2},
     internal_weights={1: 3, 2: 5},       # 1-2 per mission, 13 in 8 missions
     internal_points_max=3,
     phase_turns=((1, 4), (5, 8), (0, -1)),
@@ -136,15 +137,15 @@ TRAINING = ProfileSpec(
     incoming_caps=(1, 1, 1),
     incoming_phase_weights=(0.5, 0.5, 0.0),
     incoming_first_phase=1,
-    transfer_totals={3: 1, 4: 4, 5: 1},
+    transfer_totals={3: 1, 4: 4},
     transfer_caps=(2, 2, 2),
     transfer_phase_weights=(0.4, 0.4, 0.2),
-    transfer_mins=(1, 1, 1),
+    transfer_mins=(0, 1, 1),
     transfer_last_phase_p=1.0,
     comms_totals={25: 1, 30: 1, 40: 2, 45: 1, 55: 1},
     comms_last_phase={10: 2, 20: 2, 30: 1},
     comms_phase_caps=(15, 30, 30),
-    comms_count=(2, 5),
+    comms_count=(2, 4),
     comms_piece_weights={5: 1, 10: 10, 15: 3, 20: 1, 30: 1},
     comms_piece_max=30,
 )
@@ -203,12 +204,12 @@ DOUBLE_ACTION = ProfileSpec(
     # 26 shared turns in 18 tracks, at most 2 per track
     shared_turn_weights={0: 1, 1: 3, 2: 5},
     unconfirmed_serious_p=0.3,
-    first_threat=({10: 4, 15: 3, 20: 2, 30: 1},
+    first_threat=({10: 4, 15: 3, 20: 2},
                   {5: 2, 10: 3, 15: 2, 20: 2, 25: 1, 30: 1, 40: 1, 50: 0.5, 65: 0.5}, {}),
     gap_weights={20: 1, 25: 2, 30: 3, 35: 4, 40: 5, 45: 5, 50: 5, 55: 4, 60: 3, 70: 2, 80: 1,
                  90: 1},
     min_threat_gap=20,
-    ambush_p=0.47,                     # 17 of 36 phases
+    ambush_p=0.55,                     # 17 of 36 phases (shared last turns never ambush)
     ambush_offsets={45: 1, 50: 1, 55: 1},
     end_margin=35,
     incoming_totals={1: 1, 2: 2, 3: 1},
