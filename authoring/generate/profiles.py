@@ -79,7 +79,7 @@ BASE = ProfileSpec(
     unconfirmed=1,
     threat_count=(5, 7),
     # 1, 1, 2, 2, 2, 2, 3, 3; weighted against how often each mix needs a redraw
-    serious_weights={1: 1.1, 2: 3.8, 3: 2},
+    serious_weights={1: 1.5, 2: 3.1, 3: 2.4},
     internal_weights={1: 3, 2: 5},       # 1-2 per mission, 13 in 8 missions
     internal_points_max=3,
     phase_turns=((1, 4), (5, 8), (0, -1)),

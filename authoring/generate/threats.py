@@ -155,13 +155,18 @@ class _Search:
         self.rng = rng
         self.turns = turns
         self.doubles = doubles
-        self.spec = spec
         self.strict = spec.name != "double-action"
         self.halves = len([r for r in spec.phase_turns if r[0] <= r[1]]) == 2
         # the most constrained kinds first
         self.kinds = sorted(kinds, key=lambda k: (not k.internal, not k.serious))
         self.assigned: list[int] = []
+        self.by_turn: dict[int, list[_Kind]] = {t: [] for t in turns}
+        self.internal_turns: list[tuple[int, bool]] = []
+        self.doubled = 0
         self.nodes = 0
+        self.points = [0, 0]
+        # points still to place, for pruning the half balance early
+        self.left = sum(k.serious + 1 for k in self.kinds)
 
     def run(self) -> list[int]:
         if not self._place(0):
@@ -172,45 +177,35 @@ class _Search:
         low, high = _window(kind)
         if not low <= turn <= high:
             return False
-        here = [self.kinds[i] for i, t in enumerate(self.assigned) if t == turn]
-        if len(here) >= (2 if self.doubles else 1):
-            return False
-        if here and (here[0].internal == kind.internal):
-            return False  # two threats on a turn: one internal, one external
+        here = self.by_turn[turn]
         if here:
-            doubled = len({t for t in self.assigned if self.assigned.count(t) == 2})
-            if doubled >= self.doubles:
+            if len(here) >= 2 or not self.doubles or self.doubled >= self.doubles:
                 return False
+            if here[0].internal == kind.internal:
+                return False  # two threats on a turn: one internal, one external
         if kind.internal:
-            for i, t in enumerate(self.assigned):
-                other = self.kinds[i]
-                if not other.internal:
-                    continue
-                if abs(t - turn) < 2:
+            for other_turn, other_serious in self.internal_turns:
+                gap = abs(other_turn - turn)
+                if gap < 2:
                     return False  # never on the same or adjacent turns
-                if self.strict and kind.serious and other.serious and abs(t - turn) < 3:
+                if self.strict and kind.serious and other_serious and gap < 3:
                     return False
         return True
 
     def _leaf_ok(self) -> bool:
-        if set(self.assigned) != set(self.turns):
+        if any(not kinds for kinds in self.by_turn.values()):
             return False
         if not self.halves:
             return True
-        first = sum(k.serious + 1 for k, t in zip(self.kinds, self.assigned, strict=True)
-                    if t <= 4)
-        second = sum(k.serious + 1 for k, t in zip(self.kinds, self.assigned, strict=True)
-                     if t > 4)
-        if abs(first - second) > 2:
+        if abs(self.points[0] - self.points[1]) > 2:
             return False
         if self.strict:
             count1 = sum(1 for t in self.assigned if t <= 4)
             if abs(count1 - (len(self.assigned) - count1)) > 1:
                 return False
-            inside = sorted(t for k, t in zip(self.kinds, self.assigned, strict=True)
-                            if k.internal)
-            outside = {t for k, t in zip(self.kinds, self.assigned, strict=True)
-                       if not k.internal}
+            inside = sorted(t for t, _ in self.internal_turns)
+            outside = [t for k, t in zip(self.kinds, self.assigned, strict=True)
+                       if not k.internal]
             for a, b in zip(inside, inside[1:], strict=False):
                 if not any(a < t < b for t in outside):
                     return False  # an external threat between any two internal ones
@@ -223,16 +218,33 @@ class _Search:
         if index == len(self.kinds):
             return self._leaf_ok()
         # every turn must end up used: leave enough kinds for the empty turns
-        empty = len(set(self.turns) - set(self.assigned))
+        empty = sum(1 for kinds in self.by_turn.values() if not kinds)
         if empty > len(self.kinds) - index:
             return False
+        if self.halves and abs(self.points[0] - self.points[1]) > self.left + 2:
+            return False  # the halves can no longer balance
         kind = self.kinds[index]
         options = [t for t in self.turns if self._fits(kind, t)]
         self.rng.shuffle(options)
+        value = kind.serious + 1
         for turn in options:
+            half = 0 if turn <= 4 else 1
+            here = self.by_turn[turn]
             self.assigned.append(turn)
+            here.append(kind)
+            self.doubled += len(here) == 2
+            self.points[half] += value
+            self.left -= value
+            if kind.internal:
+                self.internal_turns.append((turn, kind.serious))
             if self._place(index + 1):
                 return True
+            if kind.internal:
+                self.internal_turns.pop()
+            self.left += value
+            self.points[half] -= value
+            self.doubled -= len(here) == 2
+            here.pop()
             self.assigned.pop()
         return False
 
@@ -277,6 +289,14 @@ def draw_threats(rng: random.Random, options: GenerateOptions) -> list[PlannedTh
                        if need <= d <= most_doubles}
     doubles = weighted(rng, doubles_weights)
     turns = _choose_turns(rng, spec, len(kinds) - doubles)
+    if spec.name != "double-action" and len(spec.phase_turns) == 3:
+        # the official tracks split threats evenly between T+1..4 and T+5..8 (|difference|
+        # <= 1): draw the turns again rather than search an assignment that cannot exist
+        for _ in range(20):
+            first = sum(1 for t in turns if t <= 4)
+            if abs(2 * first - len(turns)) <= 1:
+                break
+            turns = _choose_turns(rng, spec, len(kinds) - doubles)
     search = _Search(rng, kinds, turns, doubles, spec)
     assigned = search.run()
     paired = list(zip(assigned, search.kinds, strict=True))
