@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import generate, timeline, validate
+from authoring.cli import generate, interchange, timeline, validate
 
 app = typer.Typer(
     name="spacealert",
@@ -23,6 +23,7 @@ app = typer.Typer(
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
 app.add_typer(generate.app)
+app.add_typer(interchange.app)
 
 
 def _show_version(value: bool) -> None:

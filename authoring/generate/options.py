@@ -119,7 +119,7 @@ def check_options(options: GenerateOptions) -> None:
     _need(0 <= options.seed < 2**63, f"--seed: expected 0..2^63-1, got {options.seed}")
     spec = options.spec
     points, unconfirmed = options.points(), options.unconfirmed_points()
-    slots = _TURNS * (2 if max(spec.shared_turn_weights) > 0 else 1)
+    slots = max_threats(spec)
     most = _TURNS + _SERIOUS_TURNS + (2 * MAX_INTERNAL if slots > _TURNS else 0)
     _need(1 <= points <= most,
           f"--threat-level: expected 1..{most} threat points for the {spec.name} profile, "
@@ -153,8 +153,13 @@ def check_options(options: GenerateOptions) -> None:
             f"no threat mix fits {points} threat points with the options given "
             f"(--serious {_show(options.serious)}, --internal {_show(options.internal)}, "
             f"--unconfirmed {unconfirmed})",
-            hint=f"the {spec.name} profile places {spec.threat_count[0]}..{_TURNS if slots == 8 else slots} "
-                 "threats; relax --serious or --internal, or change --threat-level")
+            hint=f"the {spec.name} profile places {spec.threat_count[0]}..{slots} threats; "
+                 "relax --serious or --internal, or change --threat-level")
+
+
+def max_threats(spec: ProfileSpec) -> int:
+    """Returns how many threats a mission of the profile can hold (8 turns, plus shared ones)."""
+    return _TURNS + max(spec.shared_turn_weights)
 
 
 def _show(pair: tuple[int, int] | None) -> str:
@@ -165,7 +170,7 @@ def serious_choices(options: GenerateOptions) -> list[int]:
     """Returns the serious-threat counts the options allow, each giving a feasible count."""
     spec = options.spec
     points = options.points()
-    slots = _TURNS + (2 if max(spec.shared_turn_weights) > 0 else 0)
+    slots = max_threats(spec)
     if options.serious is not None:
         candidates = list(range(options.serious[0], options.serious[1] + 1))
     elif options.threat_level is None:

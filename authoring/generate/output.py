@@ -26,7 +26,7 @@ def write_text_atomic(path: Path, text: str, *, force: bool = False) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile(
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, then replaced
             "w", encoding="utf-8", newline="\n", dir=folder, prefix=f".{path.name}.",
             suffix=".tmp", delete=False)
     except OSError as error:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from authoring.mission.model import CommsDown, Mission, Threat
 from authoring.mission.timeline import Cue, compile_timeline
 
+
 def _overlaps(cues: list[Cue]) -> list[str]:
     problems: list[str] = []
     ordered = sorted(cues, key=lambda c: (c.start_ms, c.nominal_end_ms))

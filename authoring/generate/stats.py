@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 
 from authoring.mission.model import CommsDown, DataTransfer, IncomingData, Mission, Threat
 
@@ -59,7 +60,7 @@ def mission_stats(mission: Mission) -> MissionStats:
         found = [t.at for t in threats if mission.phase_of(t.at) == phase]
         return found[0] - mission.phase_start(phase) if found else -1
 
-    gaps = [b.at - a.at for a, b in zip(threats, threats[1:], strict=False)
+    gaps = [b.at - a.at for a, b in pairwise(threats)
             if mission.phase_of(a.at) == mission.phase_of(b.at)]
     ambushes = sum(1 for t in threats if 0 < mission.phases[mission.phase_of(t.at) - 1] - t.at
                    < 60)

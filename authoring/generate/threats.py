@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from authoring.generate.options import (
     MAX_INTERNAL,
@@ -206,7 +207,7 @@ class _Search:
             inside = sorted(t for t, _ in self.internal_turns)
             outside = [t for k, t in zip(self.kinds, self.assigned, strict=True)
                        if not k.internal]
-            for a, b in zip(inside, inside[1:], strict=False):
+            for a, b in pairwise(inside):
                 if not any(a < t < b for t in outside):
                     return False  # an external threat between any two internal ones
         return True

@@ -24,7 +24,7 @@ try:  # libyaml through PyYAML (installed with the dev extras) parses 10x faster
     import yaml
 
     def _fast_load(text: str) -> Any:
-        return yaml.load(text, Loader=yaml.CSafeLoader)  # noqa: S506 - safe loader
+        return yaml.load(text, Loader=yaml.CSafeLoader)
 except (ImportError, AttributeError):  # pragma: no cover - fallback without libyaml
     from ruamel.yaml import YAML
 

@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 
 import pytest
+from gen_helpers import ROOT, valid_mission
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,6 @@ from authoring.generate.stats import mission_stats
 from authoring.lint import lint_mission
 from authoring.mission.model import CommsDown, DataTransfer, IncomingData, Mission, Threat
 from authoring.mission.timeline import compile_timeline
-from gen_helpers import ROOT, valid_mission
 
 PROFILES = ("base", "training", "test-run", "double-action")
 
