@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from authoring import __version__
 from authoring.generate.generator import (
     GENERATOR_VERSION,
     Generated,
@@ -29,7 +28,7 @@ def generated_text(generated: Generated) -> str:
     """Returns the mission file text of a generated mission, with its provenance header."""
     options = generated.options
     header = [
-        f"Generated mission: spacealert {__version__}, generator v{GENERATOR_VERSION}, "
+        f"Generated mission: spacealert generate, generator v{GENERATOR_VERSION}, "
         f"seed {options.seed}.",
         f"Reproduce: {options.command_line()}",
         f"Threat points: {options.points()} including {options.unconfirmed_points()} "

@@ -54,7 +54,7 @@ def test_same_seed_same_bytes_and_other_seeds_differ() -> None:
     other = generated_text(generate_mission(GenerateOptions(seed=43)))
     assert first == again
     assert first != other
-    assert first.startswith("# Generated mission: spacealert ")
+    assert first.startswith("# Generated mission: spacealert generate, generator v1, seed 42.")
     assert "seed 42" in first.splitlines()[0]
     assert "# Reproduce: spacealert generate --profile base --players 5 --seed 42" in first
 
