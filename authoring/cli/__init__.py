@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import generate, interchange, timeline, validate
+from authoring.cli import generate, interchange, lint, rules, simulate, timeline, validate
 
 app = typer.Typer(
     name="spacealert",
@@ -22,6 +22,9 @@ app = typer.Typer(
 )
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
+app.add_typer(lint.app)
+app.add_typer(rules.app)
+app.add_typer(simulate.app)
 app.add_typer(generate.app)
 app.add_typer(interchange.app)
 

@@ -34,6 +34,7 @@ from authoring.lint.selection import (
 )
 from authoring.mission import InvalidFileError, load_document
 
+_SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
 CONFIG_NAMES = (".spacealert-lint.yaml", ".spacealert-lint.yml")
 #: The families that run unless a configuration says otherwise; simulation (G) and audio (A)
 #: rules are expensive and need the engine or a voice, so they are opt-in.
@@ -136,8 +137,8 @@ def resolve(config: LintConfig, rules: Mapping[str, Rule]) -> ResolvedConfig:
             severity_map[selector] = level
     severities: dict[str, Severity] = {}
     for code, rule in rules.items():
-        level = most_specific(code, rule.name, severity_map)
-        severities[code] = level if level in ("error", "warning", "info") else rule.severity  # type: ignore[assignment]
+        chosen = most_specific(code, rule.name, severity_map)
+        severities[code] = _SEVERITY.get(chosen or "", rule.severity)
     by_name = {rule.name: code for code, rule in rules.items()}
     options = {_rule_code(key, rules, by_name, where): _checked_options(
         rules[_rule_code(key, rules, by_name, where)], value, where)

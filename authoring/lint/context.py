@@ -6,12 +6,13 @@ lengths) is computed at most once per file, and only when a selected rule asks f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from authoring.lint.rule import PathStep
+from authoring.lint.suppress import BadDirective, Directive, parse_directives
 from authoring.mission.load import Document
 from authoring.mission.model import Mission
 from authoring.mission.timecode import format_clock
@@ -42,12 +43,36 @@ class LintContext:
     @cached_property
     def timeline(self) -> Timeline:
         """The compiled soundtrack for the mission's player count (nominal cue lengths)."""
+        if self.mission.players == 5:
+            return self.full_timeline
         return compile_timeline(self.mission)
 
     @cached_property
     def full_timeline(self) -> Timeline:
         """The compiled soundtrack with five players, so that unconfirmed reports are heard."""
         return compile_timeline(self.mission, players=5)
+
+    @cached_property
+    def directives(self) -> tuple[list[Directive], list[BadDirective]]:
+        """The suppression comments of the file (none without a document)."""
+        if self.document is None:
+            return [], []
+        return parse_directives(self.document.text)
+
+    def simulation(self, options: Mapping[str, Any]) -> Any:
+        """Returns the Monte Carlo statistics for the simulation options (run at most once)."""
+        from authoring.lint.sim.montecarlo import simulate  # the engine loads only when asked
+
+        key = ("simulation", options["crew"], int(options["games"]), int(options["seed"]),
+               int(options["iterations"]), int(options.get("jobs", 1)))
+        if key not in self.cache:
+            crew_options = {"iterations": int(options["iterations"])} \
+                if options["crew"] == "planner" else {}
+            self.cache[key] = simulate(self.mission, games=int(options["games"]),
+                                       crew=str(options["crew"]), seed=int(options["seed"]),
+                                       jobs=int(options.get("jobs", 1)),
+                                       crew_options=crew_options)
+        return self.cache[key]
 
     def locate(self, path: Sequence[PathStep], *, key: bool = False) -> tuple[int, int]:
         """Returns the 1-based (line, col) of ``path`` in the file, (1, 1) without a document."""

@@ -17,7 +17,7 @@ from authoring.lint.context import CueMeasurer, LintContext, json_path
 from authoring.lint.problem import Problem
 from authoring.lint.registry import all_rules
 from authoring.lint.rule import Finding, Rule
-from authoring.lint.suppress import apply, parse_directives
+from authoring.lint.suppress import apply
 from authoring.mission.build import build_mission
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import PROFILES, Mission
@@ -106,7 +106,7 @@ class Linter:
             found.extend(_problem(ctx, rule, f, severity) for f in rule.check(ctx, options))
         if doc is None or not doc.text:
             return found
-        directives, _ = parse_directives(doc.text)
+        directives, _ = ctx.directives
         result = apply(found, directives, [r.code for r in rules])
         kept = result.kept
         if UNUSED_SUPPRESSION in self.config.enabled:

@@ -35,6 +35,10 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
 }
 
 
+#: The families in the order they are listed: schema, mission, timing, game, audio.
+FAMILY_ORDER = "SMTGA"
+
+
 @cache
 def all_rules() -> Mapping[str, Rule]:
     """Returns every registered rule by code, in code order."""
@@ -48,7 +52,8 @@ def all_rules() -> Mapping[str, Rule]:
             raise RuntimeError(f"duplicate rule name {rule.name}")
         rules[rule.code] = rule
         names[rule.name] = rule.code
-    return dict(sorted(rules.items()))
+    return dict(sorted(rules.items(), key=lambda item: (FAMILY_ORDER.index(item[0][0]),
+                                                        item[0])))
 
 
 def get(code_or_name: str) -> Rule:

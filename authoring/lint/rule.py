@@ -58,6 +58,7 @@ class Example:
     options: Mapping[str, Any]
     expected: tuple[tuple[int, str], ...]  # (1-based line in the snippet, code)
     profile: str | None = None  # lint under this profile instead of the mission's
+    also_select: tuple[str, ...] = ()  # other rules the example needs to run
 
     @property
     def passes(self) -> bool:
@@ -95,7 +96,8 @@ class Rule:
             summary=doc.splitlines()[0] if doc else "",
         )
 
-    def options_for(self, profile: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def options_for(self, profile: str,
+                    overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Returns the rule's options for ``profile``, with configured ``overrides`` on top."""
         options = dict(self.defaults)
         options.update(self.profiles.get(profile, {}))
@@ -112,6 +114,7 @@ _EXAMPLE_HEAD = re.compile(r"^(Passes|Fails)\b.*::\s*$")
 _MARKER = re.compile(r"#\s*<-\s*([A-Z][0-9]{3}(?:\s*,\s*[A-Z][0-9]{3})*)\s*$")
 _OPTIONS = re.compile(r"^#\s*options:\s*(\{.*\})\s*$")
 _PROFILE = re.compile(r"^#\s*lint-profile:\s*([a-z-]+)\s*$")
+_ALSO = re.compile(r"^#\s*also-select:\s*([A-Z0-9, ]+)$")
 
 
 def parse_examples(doc: str) -> list[Example]:
@@ -119,7 +122,8 @@ def parse_examples(doc: str) -> list[Example]:
 
     A block is the indented text after the heading line. Its first line may be a comment
     ``# options: {name: value}`` (a YAML flow mapping of rule options) and a line may be
-    ``# lint-profile: NAME`` (lint as with ``--profile NAME``); a trailing comment
+    ``# lint-profile: NAME`` (lint as with ``--profile NAME``) or ``# also-select: T104``
+    (run another rule too, for rules about other rules); a trailing comment
     ``# <- T104`` marks a line where the example must raise that code (several codes are
     separated by commas).
     """
@@ -143,7 +147,11 @@ def parse_examples(doc: str) -> list[Example]:
         options: dict[str, Any] = {}
         expected: list[tuple[int, str]] = []
         profile: str | None = None
+        also: tuple[str, ...] = ()
         for number, line in enumerate(snippet.splitlines(), start=1):
+            extra = _ALSO.match(line.strip())
+            if extra:
+                also = tuple(c.strip() for c in extra.group(1).split(",") if c.strip())
             wanted = _PROFILE.match(line.strip())
             if wanted:
                 profile = wanted.group(1)
@@ -154,7 +162,8 @@ def parse_examples(doc: str) -> list[Example]:
             marker = _MARKER.search(line)
             if marker:
                 expected.extend((number, c.strip()) for c in marker.group(1).split(","))
-        examples.append(Example(title, snippet, options, tuple(sorted(expected)), profile))
+        examples.append(Example(title, snippet, options, tuple(sorted(expected)), profile,
+                                also))
     return examples
 
 

@@ -77,6 +77,8 @@ def parse_directives(text: str) -> tuple[list[Directive], list[BadDirective]]:
     directives: list[Directive] = []
     bad: list[BadDirective] = []
     for number, line in enumerate(lines, start=1):
+        if "spacealert" not in line:
+            continue
         start = comment_start(line)
         if start is None:
             continue

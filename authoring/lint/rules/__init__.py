@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from authoring.lint.rules.audio import audio_overlap
+from authoring.lint.rules.game import difficulty, undestroyable, unsurvivable
 from authoring.lint.rules.meta import invalid_suppression, unused_suppression
 from authoring.lint.rules.mission import (
     adjacent_internal,
@@ -74,5 +75,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     ambush,                 # T111
     comms_conflict,         # T112
     transfer_room,          # T113
+    unsurvivable,           # G101
+    undestroyable,          # G102
+    difficulty,             # G103
     audio_overlap,          # A101
 )

@@ -12,12 +12,14 @@ readers something about the mission that is no longer true.
 
 Passes::
 
+    # also-select: T104
     phases: ["3:45", "7:30", "10:00"]
     events:
       - {at: "0:05", incoming_data: {}}  # spacealert: disable=T104
 
 Fails::
 
+    # also-select: T104
     phases: ["3:45", "7:30", "10:00"]
     events:
       - {at: "0:10", incoming_data: {}}  # spacealert: disable=T104  # <- S201

@@ -4,7 +4,7 @@
 total and the seconds that fall in the last phase (lint checklist item 24).
 
 **Why it matters.** Silence is a difficulty knob as strong as threats; the official
-missions hold 45–65 s of it in 2–5 pieces of 5–30 s, 20–40 s of them in phase 3 (when the
+missions hold 45-65 s of it in 2-5 pieces of 5-30 s, 20-40 s of them in phase 3 (when the
 crew checks its plans).
 
 **Options** (``[min, max]``, ``null`` to skip):

@@ -5,7 +5,7 @@ phase and compares them with the profile's ranges (lint checklist item 23). Each
 range is one finding.
 
 **Why it matters.** Incoming data adds cards and transfers let the crew repair a bad hand:
-both change how hard the mission is. The official missions have 2–3 incoming data and 3–4
+both change how hard the mission is. The official missions have 2-3 incoming data and 3-4
 transfers.
 
 **Options** (``[min, max]``; per-phase tables have one range per phase, ``null`` to skip):

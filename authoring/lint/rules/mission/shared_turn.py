@@ -2,10 +2,10 @@
 
 **What it does.** In the base game every turn carries at most one threat. Double-action
 tracks allow two threats on a turn, but then exactly one internal and one external, announced
-separately 20–90 s apart (lint checklist item 12).
+separately 20-90 s apart (lint checklist item 12).
 
 **Why it matters.** Two threats on one turn resolve in the same step; the base game's
-difficulty and its cards assume one. On double-action tracks the 20–90 s spacing gives the
+difficulty and its cards assume one. On double-action tracks the 20-90 s spacing gives the
 officers time to place each card.
 
 **Options.**

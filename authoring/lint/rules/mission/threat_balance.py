@@ -1,6 +1,6 @@
 """Reports threat points split unevenly between the two halves of the mission.
 
-**What it does.** Adds the threat points of turns T+1–4 and of T+5–8 (unconfirmed reports
+**What it does.** Adds the threat points of turns T+1-4 and of T+5-8 (unconfirmed reports
 included) and reports, in one finding, when the halves are more than ``max_difference``
 apart or either half is outside ``half_points`` (lint checklist item 18).
 
@@ -12,7 +12,7 @@ mission is idle for one half and swamped in the other.
 * ``max_difference`` — base and training ``2``, double-action ``4``; ``null`` to skip.
 * ``half_points`` — ``[min, max]`` points per half: base ``[3, 5]``, training ``[2, 4]``,
   double-action ``[4, 8]``.
-* Test runs (one to three threats in turns 1–7) skip the rule: both options ``null``.
+* Test runs (one to three threats in turns 1-7) skip the rule: both options ``null``.
 
 **Official tracks.** Advanced simulation 2 splits its 6 points 5:1 and gets this warning.
 

@@ -4,8 +4,8 @@
 points (unconfirmed reports included) and compares each with the profile's range (lint
 checklist item 14). Each count out of range is one finding.
 
-**Why it matters.** The official missions keep 5–7 threats with 1–3 serious and 1–2 internal
-ones worth 1–3 points; a mission outside these ranges plays very differently from the
+**Why it matters.** The official missions keep 5-7 threats with 1-3 serious and 1-2 internal
+ones worth 1-3 points; a mission outside these ranges plays very differently from the
 missions the crew knows.
 
 **Options** (``[min, max]``; ``null`` for no bound):
@@ -32,7 +32,7 @@ Passes::
 Fails::
 
     phases: ["3:45", "7:30", "10:00"]
-    events:  # <- M107, M107, M107
+    events:  # <- M107, M107, M107, M107
       - {at: "0:10", threat: {turn: 1, zone: red}}
       - {at: "0:40", threat: {turn: 2, zone: white}}
       - {at: "1:10", threat: {turn: 3, zone: blue}}

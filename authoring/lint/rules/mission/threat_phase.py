@@ -2,7 +2,7 @@
 
 **What it does.** Threats for T+1 … T+4 are announced in phase 1 and T+5 … T+8 in phase 2;
 nothing is announced in phase 3 (lint checklist item 10). Under the ``test-run`` profile the
-second phase holds turns 4–7 (the first-game level plays turns 1–7), so T+4 may open phase 2
+second phase holds turns 4-7 (the first-game level plays turns 1-7), so T+4 may open phase 2
 as in the second official test run. A threat at exactly a phase end belongs to the next
 phase.
 

@@ -1,8 +1,8 @@
 """Reports threats on turns outside the window official tracks use for their kind.
 
 **What it does.** Checks the turn of each threat against the window for its kind (lint
-checklist item 16): serious external T+2–7, normal internal T+2–7, serious internal T+3–6;
-normal external threats may come on any turn T+1–8.
+checklist item 16): serious external T+2-7, normal internal T+2-7, serious internal T+3-6;
+normal external threats may come on any turn T+1-8.
 
 **Why it matters.** A serious threat on T+1 reaches the ship before the crew can act in
 phase 1; on T+8 it often leaves the board unresolved; internal threats on T+1 strike before

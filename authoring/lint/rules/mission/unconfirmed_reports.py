@@ -3,7 +3,7 @@
 **What it does.** Counts unconfirmed reports and checks that they are normal (not serious)
 threats where the profile expects that (lint checklist item 15): base and training tracks
 have exactly one, always a normal threat; test runs have none; double-action tracks have
-1–3 and they may be serious.
+1-3 and they may be serious.
 
 **Why it matters.** An unconfirmed report is how a track scales between 4 and 5 players (it
 is played only with 5 figures); the norm keeps that difference at one point.

@@ -14,7 +14,7 @@ the end; more than one per phase is not Space Alert pacing.
 
 * ``max_per_phase`` — ``1``.
 * ``window`` — ``[min, max]`` seconds before the phase end: ``[40, 55]`` (double-action
-  ``[45, 55]``; JSAMG uses 25–59 and MA 40–50).
+  ``[45, 55]``; JSAMG uses 25-59 and MA 40-50).
 
 Passes::
 

@@ -28,6 +28,7 @@ Fails::
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 from authoring.lint.context import LintContext, clock, event_path
 from authoring.lint.rule import Finding, Options
@@ -44,7 +45,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     """Yields a finding for each threat less than ``min_gap`` s after the previous one."""
     min_gap = int(options["min_gap"])
     found = sorted(threats(ctx), key=lambda pair: (pair[1].at, pair[0]))
-    for (_, before), (index, threat) in zip(found, found[1:], strict=False):
+    for (_, before), (index, threat) in pairwise(found):
         if threat.at - before.at < min_gap:
             yield Finding(event_path(index, "at"),
                           f"threat T+{threat.turn} at {clock(threat.at)} starts "

@@ -27,7 +27,7 @@ Fails::
       - {at: "1:00", comms_down: {seconds: 30}}  # <- T112
       - {at: "1:20", threat: {turn: 3, zone: red}}
       - {at: "2:40", comms_down: {seconds: 30}}  # <- T112
-      - {at: "7:00", comms_down: {seconds: 40}}  # <- T112
+      - {at: "7:00", comms_down: {seconds: 40}}  # <- T112, T112, T112
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 threat of phase 2 from the end of phase 1, and compares them with ranges (lint checklist
 item 20). A phase without threats is not this rule's concern.
 
-**Why it matters.** Official missions open phase 1 with a threat at 0:10–0:20 and phase 2
-within 5–40 s; a late first threat leaves the crew planning in the dark.
+**Why it matters.** Official missions open phase 1 with a threat at 0:10-0:20 and phase 2
+within 5-40 s; a late first threat leaves the crew planning in the dark.
 
 **Options.**
 

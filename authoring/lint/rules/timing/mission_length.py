@@ -3,7 +3,7 @@
 **What it does.** Compares the mission end (the last phase end) with the profile's range
 (lint checklist item 3).
 
-**Why it matters.** The official missions last 9:40–10:20; published generators drifted
+**Why it matters.** The official missions last 9:40-10:20; published generators drifted
 shorter (JSAMG's mean 9:33 is below every official mission) and crews noticed.
 
 **Options.**

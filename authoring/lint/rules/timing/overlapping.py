@@ -62,6 +62,8 @@ def cue_label(cue: Cue) -> str:
     if cue.kind == "warning":
         return "the " + ("one-minute" if cue.params.get("left") == "1min" else
                          "twenty-second") + " warning"
+    if cue.kind == "count" and cue.event is not None:
+        return "the data-transfer countdown"
     if cue.kind == "threat":
         return f"the T+{cue.params['turn']} threat announcement"
     return _LABELS.get(cue.kind, cue.kind)

@@ -4,7 +4,7 @@
 own end) with the profile's range for that phase (lint checklist item 4).
 
 **Why it matters.** The crew needs time to plan each phase; the official missions give
-phase 1 205–240 s, phase 2 215–235 s and phase 3 140–155 s.
+phase 1 205-240 s, phase 2 215-235 s and phase 3 140-155 s.
 
 **Options.**
 

@@ -4,7 +4,7 @@
 data transfer's start but not so close that ``T107`` already warns (``T107``'s ``room``, 13 s
 by default; lint checklist item 26).
 
-**Why it matters.** A transfer's exchange moment is its beep ≈10–11 s in; the official tracks
+**Why it matters.** A transfer's exchange moment is its beep ≈10-11 s in; the official tracks
 typically leave 15 s before the next announcement so the crew can finish handing cards over.
 
 **Options.**

@@ -1,0 +1,74 @@
+"""Measures the linter: structural lint of 1,000 missions (and simulation when available).
+
+Run ``python bench/lint.py`` from the repository root. The 1,000 missions are the 16 official
+tracks with event times jittered by a seeded generator (same seed, same missions), written as
+YAML text so that parsing and schema validation are part of the measured work, as in
+``spacealert lint``. Figures are medians of ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from authoring.lint import Linter  # noqa: E402
+from authoring.mission.load import parse_document  # noqa: E402
+
+
+def _jitter(text: str, rng: random.Random) -> str:
+    """Shifts each event time of a mission text by -10..+10 s on the 5 s grid."""
+    out = []
+    for line in text.splitlines():
+        marker = '{at: "'
+        if marker in line:
+            start = line.index(marker) + len(marker)
+            end = line.index('"', start)
+            minutes, seconds = line[start:end].split(":")
+            at = max(10, int(minutes) * 60 + int(seconds) + rng.choice((-10, -5, 0, 5, 10)))
+            line = f"{line[:start]}{at // 60}:{at % 60:02d}{line[end:]}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def corpus(count: int, seed: int) -> list[tuple[str, str]]:
+    """Returns ``count`` (name, YAML text) missions derived from the official tracks."""
+    rng = random.Random(seed)
+    sources = sorted((ROOT / "missions" / "official").glob("*.yaml"))
+    texts = [p.read_text("utf-8") for p in sources]
+    return [(f"bench-{i}.yaml", _jitter(texts[i % len(texts)], rng)) for i in range(count)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--missions", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    missions = corpus(args.missions, args.seed)
+    linter = Linter()
+    parse_times, lint_times = [], []
+    problems = 0
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        docs = [parse_document(text, name) for name, text in missions]
+        parsed = time.perf_counter()
+        problems = sum(len(linter.lint_document(doc)) for doc in docs)
+        parse_times.append(parsed - start)
+        lint_times.append(time.perf_counter() - parsed)
+    parse, lint = statistics.median(parse_times), statistics.median(lint_times)
+    per = 1000 / args.missions
+    print(f"{args.missions} missions, median of {args.repeat} runs:")
+    print(f"  parse (YAML, the mission layer)      {parse:6.2f} s  ({parse * per:.2f} ms/mission)")
+    print(f"  lint (schema + build + S/M/T rules)  {lint:6.2f} s  ({lint * per:.2f} ms/mission)")
+    print(f"  total                                {parse + lint:6.2f} s; {problems} problems")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Runs the hand-checked golden scenarios of ``tests/engine/scenarios/*.txt``."""
+
+from __future__ import annotations
+
+import pytest
+from golden import compare, divide, load_scenarios
+
+SCENARIOS = load_scenarios()
+
+
+def test_scenario_ids_are_unique() -> None:
+    ids = [s.id for s in SCENARIOS]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_scenario(scenario) -> None:  # type: ignore[no-untyped-def]
+    result = scenario.run()
+    problems = compare(scenario, result)
+    if problems:
+        pytest.fail(f"{scenario.source} {scenario.id}:\n  " + "\n  ".join(problems)
+                    + "\nper-turn notation:\n" + divide(result), pytrace=False)
+
+
+def test_every_base_card_has_a_scenario() -> None:
+    from authoring.engine.threats.cards import load_cards
+
+    used = {card for s in SCENARIOS for _, _, card in s.threats}
+    base = {c.id for c in load_cards().values() if c.set == "base"}
+    assert sorted(base - used) == []
+
+
+def test_a_wrong_expectation_is_reported_with_the_turn() -> None:
+    from golden import Scenario
+
+    scenario = Scenario(id="x", source="inline", trajectories="T1 T2 T3 T4",
+                        threats=[(1, "white", "E1-10")], plan_lines=["P1: A"],
+                        expect={"score": "5"}, after={1: "re=2.3.2"})
+    problems = compare(scenario, scenario.run())
+    assert problems == ["after turn 1: re expected 2.3.2, got 2.2.2",
+                        "score: expected 5, got 4"]
