@@ -224,7 +224,7 @@ _options = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(_options)
 def test_any_options_give_a_sound_mission_or_a_usage_error(options: GenerateOptions) -> None:
