@@ -30,7 +30,8 @@ OFFICIAL_FILES = {"base": "mission-*.yaml", "training": "*simulation-*.yaml",
                   "test-run": "test-run-*.yaml"}
 ROWS = ("threats", "serious", "internal", "internal_points", "points", "length", "phase1",
         "phase2", "phase3", "incoming", "transfers", "comms_count", "comms_total",
-        "comms_last_phase", "first_threat_p1", "first_threat_p2", "min_threat_gap")
+        "comms_last_phase", "first_threat_p1", "first_threat_p2", "min_threat_gap",
+        "max_threat_gap", "last_threat_p1", "last_threat_p2")
 
 
 def run(profile: str, seeds: range) -> float:

@@ -177,6 +177,31 @@ def _threat_times(rng: random.Random, spec: ProfileSpec, board: Board, phase: in
             else:
                 raise RetryError("threats do not fit before the one-minute warning")
             over -= GRID
+        if ambush_at is None and phase <= len(spec.last_threat_max):
+            # nor do the threats of a phase stop long before its end: widen the gaps, then
+            # start later, until the last threat is within the official distance of the end
+            short = end - spec.last_threat_max[phase - 1] - (first + sum(gaps))
+            latest_first = start + max(spec.first_threat[phase - 1])
+            while short > 0:
+                open_gaps = [i for i, g in enumerate(gaps) if g < max(spec.gap_weights)]
+                if open_gaps:
+                    gaps[rng.choice(open_gaps)] += GRID
+                elif first + GRID <= latest_first:
+                    first += GRID
+                else:
+                    break
+                short -= GRID
+        if ambush_at is not None:
+            # the late threat follows the others like any threat (official spacing <= 90 s):
+            # widen the earlier gaps, as far as the drawn spacings allow, to close the gap
+            widest = max(spec.gap_weights)
+            short = ambush_at - (first + sum(gaps)) - widest
+            while short > 0:
+                open_gaps = [i for i, g in enumerate(gaps) if g < widest]
+                if not open_gaps:
+                    break
+                gaps[rng.choice(open_gaps)] += GRID
+                short -= GRID
         times.append(first)
         for gap in gaps:
             times.append(times[-1] + gap)
@@ -197,7 +222,8 @@ def _place_threats(rng: random.Random, spec: ProfileSpec, board: Board,
         if not mine:
             continue
         # an ambush never splits the two threats of a shared turn (announced <= 90 s apart)
-        ambush = (len(mine) >= 2 and mine[-1].turn != mine[-2].turn
+        # and, as in MA's generator, needs at least three threats in the phase
+        ambush = (len(mine) >= 3 and mine[-1].turn != mine[-2].turn
                   and rng.random() < ambush_p)
         times = _threat_times(rng, spec, board, phase, mine, ambush)
         for index, (planned, at) in enumerate(zip(mine, times, strict=True)):

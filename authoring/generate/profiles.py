@@ -38,6 +38,7 @@ class ProfileSpec:
     first_threat: tuple[Weights, ...]  # offset of a phase's first threat -> weight
     gap_weights: Weights               # threat start-to-start spacing -> weight
     min_threat_gap: int
+    last_threat_max: tuple[int, ...]   # latest a phase's last threat may come before its end
     ambush_p: float                    # chance per threat phase of one late threat
     ambush_offsets: Weights            # seconds before the phase end -> weight
     end_margin: int                    # no event starts later than end - end_margin
@@ -92,7 +93,8 @@ BASE = ProfileSpec(
                   {}),
     gap_weights=_GAPS,
     min_threat_gap=25,
-    ambush_p=0.19,                     # 3 of 16 threat phases
+    last_threat_max=(160, 140),  # phase 1: 55-160 s, phase 2: 55-140 s before the end
+    ambush_p=0.21,                     # 3 of 16 threat phases (only phases with 3+ threats)
     ambush_offsets={55: 1},            # each exactly 55 s before the phase end
     end_margin=40,
     incoming_totals={2: 1, 3: 1},      # 2 x4, 3 x4
@@ -130,6 +132,7 @@ TRAINING = ProfileSpec(
     first_threat=({10: 4, 20: 2}, {5: 1, 10: 3, 15: 1, 20: 1, 30: 1, 35: 1}, {}),
     gap_weights=_GAPS,
     min_threat_gap=25,
+    last_threat_max=(170, 150),
     ambush_p=0.0,
     ambush_offsets={55: 1},
     end_margin=40,
@@ -168,6 +171,7 @@ TEST_RUN = ProfileSpec(
     first_threat=({10: 1, 15: 1}, {}),
     gap_weights=_GAPS,
     min_threat_gap=25,
+    last_threat_max=(170,),
     ambush_p=0.0,
     ambush_offsets={55: 1},
     end_margin=40,
@@ -209,7 +213,8 @@ DOUBLE_ACTION = ProfileSpec(
     gap_weights={20: 1, 25: 2, 30: 3, 35: 4, 40: 5, 45: 5, 50: 5, 55: 4, 60: 3, 70: 2, 80: 1,
                  90: 1},
     min_threat_gap=20,
-    ambush_p=0.55,                     # 17 of 36 phases (shared last turns never ambush)
+    last_threat_max=(180, 160),
+    ambush_p=0.58,                     # 17 of 36 phases (shared last turns never ambush)
     ambush_offsets={45: 1, 50: 1, 55: 1},
     end_margin=35,
     incoming_totals={1: 1, 2: 2, 3: 1},

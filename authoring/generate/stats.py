@@ -39,6 +39,9 @@ class MissionStats:
     first_threat_p1: int
     first_threat_p2: int
     min_threat_gap: int
+    max_threat_gap: int
+    last_threat_p1: int
+    last_threat_p2: int
     ambushes: int
     threat_phases: int
     shared_turns: int
@@ -59,6 +62,10 @@ def mission_stats(mission: Mission) -> MissionStats:
     def first_in(phase: int) -> int:
         found = [t.at for t in threats if mission.phase_of(t.at) == phase]
         return found[0] - mission.phase_start(phase) if found else -1
+
+    def last_in(phase: int) -> int:
+        found = [t.at for t in threats if mission.phase_of(t.at) == phase]
+        return mission.phases[phase - 1] - found[-1] if found else -1
 
     gaps = [b.at - a.at for a, b in pairwise(threats)
             if mission.phase_of(a.at) == mission.phase_of(b.at)]
@@ -83,6 +90,9 @@ def mission_stats(mission: Mission) -> MissionStats:
         first_threat_p1=first_in(1),
         first_threat_p2=first_in(2) if len(mission.phases) > 2 else -1,
         min_threat_gap=min(gaps, default=-1),
+        max_threat_gap=max(gaps, default=-1),
+        last_threat_p1=last_in(1),
+        last_threat_p2=last_in(2) if len(mission.phases) > 2 else -1,
         ambushes=ambushes,
         threat_phases=len({mission.phase_of(t.at) for t in threats}),
         shared_turns=len({t for t in turns if turns.count(t) > 1}),
@@ -97,6 +107,7 @@ OFFICIAL_RANGES: Mapping[str, Mapping[str, Bounds]] = {
         "phase2": (215, 235), "phase3": (140, 155), "incoming": (2, 3), "transfers": (3, 4),
         "comms_count": (2, 5), "comms_total": (45, 65), "comms_last_phase": (20, 40),
         "first_threat_p1": (10, 20), "first_threat_p2": (5, 40), "min_threat_gap": (25, 90),
+        "max_threat_gap": (25, 90), "last_threat_p1": (55, 160), "last_threat_p2": (55, 140),
     },
     "training": {
         "threats": (4, 5), "serious": (1, 2), "internal": (0, 2), "points": (6, 6),
