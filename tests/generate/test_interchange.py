@@ -233,3 +233,18 @@ def test_cli_export_of_an_invalid_mission_exits_1(runner: CliRunner, tmp_path: P
     result = runner.invoke(app, ["export", str(broken), "--to", "flash-code"])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {broken}:")
+
+
+def test_interchange_imports_only_the_mission_contract_and_errors() -> None:
+    import ast
+
+    package = Path(__file__).resolve().parents[2] / "authoring" / "generate" / "interchange"
+    allowed = ("authoring.mission", "authoring.errors", "authoring.generate.interchange")
+    found = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}: {n}" for n in names
+                      if n.startswith("authoring") and not n.startswith(allowed)]
+    assert found == []

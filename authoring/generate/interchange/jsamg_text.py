@@ -48,7 +48,8 @@ _INCOMING = re.compile(r"^Incoming data\.$", re.IGNORECASE)
 _DOWN = re.compile(r"^Communications? system down\.*$", re.IGNORECASE)
 _RESTORED = re.compile(r"^\.*\s*Communications? system restored\.$", re.IGNORECASE)
 #: Seconds from a countdown line to the phase end it announces (JSAMG's end-clip lengths).
-END_CLIP = {1: 11, 2: 10, 3: 12}
+END_CLIP = {1: 11, 2: 10}
+OPERATION_END_CLIP = 12
 _ORDINAL = {"1st": 1, "2nd": 2, "3rd": 3}
 
 
@@ -113,7 +114,7 @@ def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
             ends.append(PhaseEnd(phase, at + END_CLIP[phase], number, col))
         elif _OPERATION_END.match(sentence):
             phase = len(ends) + 1
-            ends.append(PhaseEnd(phase, at + END_CLIP.get(phase, 12), number, col))
+            ends.append(PhaseEnd(phase, at + OPERATION_END_CLIP, number, col))
         elif not _SKIPPED.match(sentence):
             raise ImportFormatError(source, number, col,
                                     f"unknown announcement {sentence!r}: expected a threat "
