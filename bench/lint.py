@@ -1,6 +1,8 @@
-"""Measures the linter: structural lint of 1,000 missions (and simulation when available).
+"""Measures the linter: structural lint of 1,000 missions, and simulation.
 
-Run ``python bench/lint.py`` from the repository root. The 1,000 missions are the 16 official
+Run ``python bench/lint.py`` from the repository root (``--simulate`` adds
+``simulate --games 1000`` on Mission 1 with both crews and the difficulty ratings of the 8
+official missions; ``--jobs`` sets the processes). The 1,000 missions are the 16 official
 tracks with event times jittered by a seeded generator (same seed, same missions), written as
 YAML text so that parsing and schema validation are part of the measured work, as in
 ``spacealert lint``. Figures are medians of ``--repeat`` runs.
@@ -50,6 +52,9 @@ def main() -> None:
     parser.add_argument("--missions", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--simulate", action="store_true")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--games", type=int, default=1000)
     args = parser.parse_args()
     missions = corpus(args.missions, args.seed)
     linter = Linter()
@@ -68,6 +73,37 @@ def main() -> None:
     print(f"  parse (YAML, the mission layer)      {parse:6.2f} s  ({parse * per:.2f} ms/mission)")
     print(f"  lint (schema + build + S/M/T rules)  {lint:6.2f} s  ({lint * per:.2f} ms/mission)")
     print(f"  total                                {parse + lint:6.2f} s; {problems} problems")
+    if args.simulate:
+        simulation(args.games, args.jobs)
+
+
+def simulation(games: int, jobs: int) -> None:
+    """Times ``simulate`` on Mission 1 and rates the official missions."""
+    from authoring.lint.sim import simulate
+    from authoring.lint.sim.calibration import DEFAULT_SETTINGS
+    from authoring.mission import load_mission
+
+    official = ROOT / "missions" / "official"
+    mission = load_mission(official / "mission-1.yaml")
+    for crew, options in (("heuristic", {}), ("planner", {"iterations": 200})):
+        start = time.perf_counter()
+        stats = simulate(mission, games=games, crew=crew, seed=1, jobs=jobs,
+                         crew_options=options)
+        elapsed = time.perf_counter() - start
+        print(f"simulate mission-1 --games {games} --crew {crew} --jobs {jobs}: "
+              f"{elapsed:.1f} s wall ({elapsed / games * 1000:.1f} ms/game); survival "
+              f"{stats.survival_rate:.1%}, difficulty {stats.difficulty():.1f}")
+    print("difficulty of the official missions (G rule defaults: "
+          f"{DEFAULT_SETTINGS}) and with the heuristic crew over {games} games:")
+    for number in range(1, 9):
+        mission = load_mission(official / f"mission-{number}.yaml")
+        rated = simulate(mission, games=DEFAULT_SETTINGS["games"],
+                         crew=DEFAULT_SETTINGS["crew"], seed=DEFAULT_SETTINGS["seed"],
+                         jobs=jobs, crew_options={"iterations": DEFAULT_SETTINGS["iterations"]})
+        many = simulate(mission, games=games, crew="heuristic", seed=1, jobs=jobs)
+        print(f"  mission {number}: planner {rated.difficulty():5.1f} (survival "
+              f"{rated.survival_rate:.0%});  heuristic {many.difficulty():5.1f} (survival "
+              f"{many.survival_rate:.1%})")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,17 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import generate, interchange, lint, rules, simulate, timeline, validate
+from authoring.cli import (
+    generate,
+    interchange,
+    lint,
+    render,
+    rules,
+    simulate,
+    timeline,
+    validate,
+    voices,
+)
 
 app = typer.Typer(
     name="spacealert",
@@ -25,6 +35,8 @@ app.add_typer(timeline.app)
 app.add_typer(lint.app)
 app.add_typer(rules.app)
 app.add_typer(simulate.app)
+app.add_typer(render.app)
+app.add_typer(voices.app)
 app.add_typer(generate.app)
 app.add_typer(interchange.app)
 

@@ -31,7 +31,7 @@ class LintContext:
     document: Document | None = None
     voice: str | None = None
     measure: CueMeasurer | None = None
-    cache: dict[str, Any] = field(default_factory=dict)
+    cache: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def file(self) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from authoring.errors import UsageError
 from authoring.lint.config import LintConfig, ResolvedConfig, find_config, read_config, resolve
 from authoring.lint.context import CueMeasurer, LintContext, json_path
 from authoring.lint.problem import Problem
@@ -48,8 +49,6 @@ def _problem(ctx: LintContext, rule: Rule, finding: Finding, severity: str) -> P
 
 def check_profile(profile: str | None) -> None:
     """Refuses an unknown profile name (``UsageError``)."""
-    from authoring.errors import UsageError
-
     if profile is not None and profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
 

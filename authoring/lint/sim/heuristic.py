@@ -45,6 +45,11 @@ HOME_4 = (UW, UR, UB, LW)
 COMPUTER_TURNS = (1, 2, 4, 5, 8, 9)
 
 
+def nearest(start: int, stations: Sequence[int]) -> int:
+    """Returns the station of ``stations`` with the shortest path from ``start``."""
+    return min(stations, key=lambda station: len(path(start, station)))
+
+
 def path(start: int, goal: int) -> list[str]:
     """Returns the moves from station ``start`` to ``goal`` (along the deck, then the lift)."""
     moves: list[str] = []
@@ -111,8 +116,8 @@ class HeuristicCrew:
                     chosen = self._turn(_View(state, turn, game), homes)
                     for member, token in enumerate(chosen):
                         tokens[member][turn - 1] = token
-                for member, crew in zip(tokens, state.crew, strict=True):
-                    crew.slots[turn - 1] = encode(parse_action(member[turn - 1]))
+                for row, figure in zip(tokens, state.crew, strict=True):
+                    figure.slots[turn - 1] = encode(parse_action(row[turn - 1]))
                 game.play_turn(turn)
         except ShipDestroyed:
             pass  # the rest of the plan stays blank: the crew saw no way out
@@ -168,8 +173,7 @@ class HeuristicCrew:
                 candidates = [keeper]
             system = th.card.system or "A"
             if system in ("A", "B", "C"):
-                goal_of = {i: min(th.stations, key=lambda s, i=i: len(path(pos[i], s)))
-                           for i in candidates}
+                goal_of = {i: nearest(pos[i], th.stations) for i in candidates}
                 member = min(candidates, key=lambda i: (len(path(pos[i], goal_of[i]))
                                                         + gunning(i), i))
                 self._assigned[id(th)] = member
@@ -229,9 +233,7 @@ class HeuristicCrew:
             elif here == LB and st.rockets and not st.rocket_flying and any(
                     view.left(th) >= 3 and view.distance(th) <= 2 for th in external):
                 token = "C"
-            elif here in (LR, LB) and in_zone:
-                token = "A"
-            elif here == LW and near and central >= 2:
+            elif (here in (LR, LB) and in_zone) or (here == LW and near and central >= 2):
                 token = "A"
             elif here in (UR, UW, UB) and st.shields[zone] < view.game.shield_cap(zone) \
                     and st.reactors[zone] > (1 if zone != 1 else 2):

@@ -108,10 +108,10 @@ class SimulationStats:
     def difficulty(self) -> float:
         """Returns the difficulty 0-100: how far the crew falls short, on average.
 
-        Each game rates the crew's progress from 0 to 1: a lost game ``0.5 × (turn - 1) / 12``
-        (how long the ship held), a survived one ``0.5 + 0.5 × banked`` where ``banked`` is
+        Each game rates the crew's progress from 0 to 1: a lost game ``0.5 x (turn - 1) / 12``
+        (how long the ship held), a survived one ``0.5 + 0.5 x banked`` where ``banked`` is
         its score clamped to 0 … the destroyed value of all its threats. The difficulty is
-        ``100 × (1 - mean progress)``: 0 is a walk-over, 100 a ship lost in turn 1.
+        ``100 x (1 - mean progress)``: 0 is a walk-over, 100 a ship lost in turn 1.
         """
         if not self.outcomes:
             return 0.0
@@ -158,7 +158,8 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
     fixed = [[a.token() for a in member.actions[:3]] for member in first.crew]
     plan = crew.plan(setup, figures, fixed=fixed, first_turn=4, seed=plan_seed + 1)
     result = resolve(setup, plan, seed=rng.randrange(1 << 30), record=False)
-    index_of = {(t.turn, t.zone): i for i, t in enumerate(threats)}
+    index_of: dict[tuple[int, str], int] = {(t.turn, str(t.zone)): i
+                                            for i, t in enumerate(threats)}
     labels = threat_labels(mission)
     destroyed = tuple(sorted(index_of[(o.token, o.zone)] for o in result.threats
                              if o.fate == "destroyed" and (o.token, o.zone) in index_of))

@@ -49,6 +49,11 @@ class PlanningCrew:
         self.seeds = seeds
         self.heuristic = HeuristicCrew()
 
+    def _seeds(self, seed: int) -> list[int]:
+        """Returns the damage-token seeds the crew plans with (not the real draw's)."""
+        rng = random.Random(f"planner-seeds:{seed}")
+        return [rng.randrange(1 << 30) for _ in range(self.seeds)]
+
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
              first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
         """Returns a searched plan; slots before ``first_turn`` stay as ``fixed``.
@@ -57,9 +62,10 @@ class PlanningCrew:
         time); the later turns keep the heuristic's plan.
         """
         rng = random.Random(f"planner:{seed}")
-        start = self.heuristic.plan(setup, figures, fixed=fixed, first_turn=first_turn)
+        start = self.heuristic.plan(setup, figures, fixed=fixed, first_turn=first_turn,
+                                    seed=seed)
         current = _tokens(start)
-        seeds = [rng.randrange(1 << 30) for _ in range(self.seeds)]
+        seeds = self._seeds(seed)
         score = evaluate(setup, current, seeds)
         best, best_score = [m[:] for m in current], score
         span = range(first_turn - 1, min(last_turn, SLOTS))

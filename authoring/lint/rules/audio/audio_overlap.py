@@ -3,9 +3,9 @@
 **What it does.** Repeats ``T106``'s pairwise overlap check with the real length of each
 spoken cue as synthesized by the voice (``--voice``), measured by
 ``authoring.audio.measure_cues(timeline, voice)`` (lint checklist item 8: "using real
-rendered lengths"). When no measurer is available (the audio layer is not installed, or no
-voice is given) the rule falls back to the nominal lengths of the official recording and
-says so in each problem's hint; it then finds what ``T106`` finds.
+rendered lengths"; the clips are cached, so a second run is fast). Without ``--voice`` the
+rule falls back to the nominal lengths of the official recording and says so in each
+problem's hint; it then finds what ``T106`` finds.
 
 **Why it matters.** Nominal lengths are shorter than real audio: with real clip lengths 63 %
 of JSAMG missions contain two overlapping lines (soundtrack.md §6.2). A synthetic voice may
@@ -63,8 +63,9 @@ def default_measurer() -> CueMeasurer | None:
 def measured_lengths(ctx: LintContext, timeline: Timeline) -> tuple[list[int], bool]:
     """Returns the length of each spoken cue of ``timeline`` and whether it was measured.
 
-    ``measure_cues`` returns one length per speech cue in timeline order; the start chirp
-    (a sound effect) keeps its nominal length.
+    ``measure_cues`` returns one length per cue of the timeline (sound effects included) or
+    one per speech cue, in timeline order; both are accepted. The start chirp keeps its
+    nominal length when only speech is measured.
     """
     cues = spoken(timeline.cues)
     measure = ctx.measure or default_measurer()
@@ -73,12 +74,15 @@ def measured_lengths(ctx: LintContext, timeline: Timeline) -> tuple[list[int], b
     key = f"measured:{ctx.voice}"
     if key not in ctx.cache:
         ctx.cache[key] = list(measure(timeline, ctx.voice))
-    speech: Sequence[int] = ctx.cache[key]
-    speech_cues = [c for c in timeline.cues if c.speech]
-    if len(speech) != len(speech_cues):
-        raise ValueError(f"measure_cues returned {len(speech)} lengths for "
-                         f"{len(speech_cues)} speech cues")
-    by_id = {id(c): n for c, n in zip(speech_cues, speech, strict=True)}
+    measured: Sequence[int] = ctx.cache[key]
+    if len(measured) == len(timeline.cues):
+        by_id = {id(c): n for c, n in zip(timeline.cues, measured, strict=True)}
+    else:
+        speech_cues = [c for c in timeline.cues if c.speech]
+        if len(measured) != len(speech_cues):
+            raise ValueError(f"measure_cues returned {len(measured)} lengths for "
+                             f"{len(timeline.cues)} cues")
+        by_id = {id(c): n for c, n in zip(speech_cues, measured, strict=True)}
     return [by_id.get(id(c), c.nominal_ms) for c in cues], True
 
 

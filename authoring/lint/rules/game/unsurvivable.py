@@ -59,7 +59,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     _, hardest = official_range()
     rating = stats.difficulty()
     if rating > hardest + float(options["margin"]):
-        killers = ", ".join(f"{name} ({count}×)" for name, count
+        killers = ", ".join(f"{name} ({count}x)" for name, count
                             in stats.killers().most_common(3)) or "none"
         yield Finding(EVENTS_KEY, f"difficulty {rating:.1f} is more than "
                       f"{options['margin']} above the hardest official mission "
