@@ -200,13 +200,13 @@ DOUBLE_ACTION = ProfileSpec(
     threat_level=12,                   # standard tracks: 10 confirmed + 2 unconfirmed
     unconfirmed=2,
     threat_count=(7, 10),
-    serious_weights={2: 2, 3: 3, 4: 3, 5: 1},
+    serious_weights={2: 1, 3: 3, 4: 4, 5: 2},
     internal_weights={2: 2, 3: 2},
     internal_points_max=5,
     phase_turns=((1, 4), (5, 8), (0, -1)),
     skip_weights={1: 2, 2: 1, 3: 0.5, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1},
     # 26 shared turns in 18 tracks, at most 2 per track
-    shared_turn_weights={0: 1, 1: 3, 2: 5},
+    shared_turn_weights={0: 2, 1: 4, 2: 3},
     unconfirmed_serious_p=0.3,
     first_threat=({10: 4, 15: 3, 20: 2},
                   {5: 2, 10: 3, 15: 2, 20: 2, 25: 1, 30: 1, 40: 1, 50: 0.5, 65: 0.5}, {}),
