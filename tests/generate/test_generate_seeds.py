@@ -1,8 +1,9 @@
 """10,000 seeds per profile: valid, self-checked, lint clean, no crash, official statistics.
 
 Runs the seeds in worker processes (one per CPU). Measured: 155 s of CPU in all for the 40,000
-missions (about 3.9 ms each: generate 0.9, libyaml 0.5, schema 1.2, lint 0.7); about 80 s of
-wall time on an idle 2-CPU machine, 7.5 min on a shared one with a load average of 7.
+missions (about 3.8 ms each: generate 0.9, libyaml 0.5, schema 1.2, lint 0.7); about 80 s of
+wall time expected on an idle 2-CPU machine; 4.3 min measured on a shared 2-CPU machine with a
+load average of 5, 7.5 min with a load average of 7.
 """
 
 from __future__ import annotations
