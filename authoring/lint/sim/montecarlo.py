@@ -14,6 +14,7 @@ in phase 1; turns 4-12 are planned knowing every threat.
 from __future__ import annotations
 
 import random
+from multiprocessing import get_context
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -197,7 +198,8 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
         stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
         return stats
     chunks = [indexes[i::jobs] for i in range(jobs)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # spawn, not fork: safe in threaded parents and the same on every platform
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         parts = list(pool.map(_play_chunk, [(mission, crew, options, seed, c) for c in chunks]))
     by_index: dict[int, GameOutcome] = {}
     for chunk, part in zip(chunks, parts, strict=True):
