@@ -190,7 +190,11 @@ def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, list[int]]) -> li
 
 def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
              jobs: int = 1, crew_options: dict[str, Any] | None = None) -> SimulationStats:
-    """Plays ``games`` games and returns the statistics (deterministic for a seed)."""
+    """Plays ``games`` games and returns the statistics (deterministic for a seed).
+
+    With ``jobs > 1`` the games run in spawned worker processes: a script that calls this
+    must guard its entry point with ``if __name__ == "__main__":`` as usual.
+    """
     options = crew_options or {}
     stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
     indexes = list(range(games))
