@@ -14,11 +14,11 @@ in phase 1; turns 4-12 are planned knowing every threat.
 from __future__ import annotations
 
 import random
-from multiprocessing import get_context
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any, Protocol
 
 from authoring.engine import Plan, make_crew_plan, resolve
