@@ -20,7 +20,9 @@ the state, and writes each crew member's action for that turn by these rules, in
    turns idle crew members do visual confirmation at lower white.
 
 No heroic actions and no tripping. The plan is then fixed: the real resolution uses another
-damage-token draw, so the plan meets surprises as a table's would.
+damage-token draw, so the plan meets surprises as a table's would. ``Style`` holds the knobs
+of these rules (responder preferences, shields, refuelling, rockets, pulse cannon, posts);
+the heuristic crew uses the default style, the planning crew searches over styles.
 """
 
 from __future__ import annotations
