@@ -85,7 +85,7 @@ def simulation(games: int, jobs: int) -> None:
 
     official = ROOT / "missions" / "official"
     mission = load_mission(official / "mission-1.yaml")
-    for crew, options in (("heuristic", {}), ("planner", {"iterations": 200})):
+    for crew, options in (("heuristic", {}), ("planner", {"iterations": 60, "styles": 40})):
         start = time.perf_counter()
         stats = simulate(mission, games=games, crew=crew, seed=1, jobs=jobs,
                          crew_options=options)
@@ -99,7 +99,8 @@ def simulation(games: int, jobs: int) -> None:
         mission = load_mission(official / f"mission-{number}.yaml")
         rated = simulate(mission, games=DEFAULT_SETTINGS["games"],
                          crew=DEFAULT_SETTINGS["crew"], seed=DEFAULT_SETTINGS["seed"],
-                         jobs=jobs, crew_options={"iterations": DEFAULT_SETTINGS["iterations"]})
+                         jobs=jobs, crew_options={"iterations": DEFAULT_SETTINGS["iterations"],
+                                                  "styles": DEFAULT_SETTINGS["styles"]})
         many = simulate(mission, games=games, crew="heuristic", seed=1, jobs=jobs)
         print(f"  mission {number}: planner {rated.difficulty():5.1f} (survival "
               f"{rated.survival_rate:.0%});  heuristic {many.difficulty():5.1f} (survival "

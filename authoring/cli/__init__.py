@@ -1,7 +1,8 @@
 """The ``spacealert`` command line: a thin face over the library.
 
 Each command group lives in its own module with its own ``typer.Typer()``; this module mounts
-them and holds the global options. Nothing imports the CLI.
+them, in the order a mission author meets them, and holds the global options. Nothing imports
+the CLI.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import typer
 
 from authoring import __version__
 from authoring.cli import (
+    generate,
+    interchange,
     lint,
     pack,
     render,
@@ -32,16 +35,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(validate.app)
-app.add_typer(timeline.app)
-app.add_typer(schema.app)
-app.add_typer(resolve.app)
-app.add_typer(sheets.app)
-app.add_typer(render.app)
-app.add_typer(voices.app)
-app.add_typer(lint.app)
-app.add_typer(rules.app)
-app.add_typer(simulate.app)
+for module in (validate, timeline, lint, rules, render, voices, simulate, resolve, sheets,
+               generate, interchange, schema):
+    app.add_typer(module.app)
 app.add_typer(pack.app, name="pack")
 
 

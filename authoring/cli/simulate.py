@@ -71,7 +71,10 @@ def simulate_command(
                                       help="Processes to use (results do not depend on it).")]
     = 1,
     iterations: Annotated[int, typer.Option("--iterations", min=0,
-                                            help="Planner search steps per phase.")] = 200,
+                                            help="Planner search steps per phase.")] = 60,
+    styles: Annotated[int, typer.Option("--styles", min=1,
+                                        help="Heuristic styles the planner tries per phase.")]
+    = 40,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write an SVG histogram of the "
                                               "scores to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")]
@@ -86,7 +89,7 @@ def simulate_command(
     if crew not in CREWS:
         raise UsageError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
     loaded = load_mission(mission)
-    options = {"iterations": iterations} if crew == "planner" else {}
+    options = {"iterations": iterations, "styles": styles} if crew == "planner" else {}
     stats = simulate(loaded, games=games, crew=crew, seed=seed, jobs=jobs,
                      crew_options=options)
     if as_json:

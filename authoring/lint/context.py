@@ -64,9 +64,11 @@ class LintContext:
         from authoring.lint.sim.montecarlo import simulate  # the engine loads only when asked
 
         key = ("simulation", options["crew"], int(options["games"]), int(options["seed"]),
-               int(options["iterations"]), int(options.get("jobs", 1)))
+               int(options["iterations"]), int(options.get("styles", 40)),
+               int(options.get("jobs", 1)))
         if key not in self.cache:
-            crew_options = {"iterations": int(options["iterations"])} \
+            crew_options = {"iterations": int(options["iterations"]),
+                            "styles": int(options.get("styles", 40))} \
                 if options["crew"] == "planner" else {}
             self.cache[key] = simulate(self.mission, games=int(options["games"]),
                                        crew=str(options["crew"]), seed=int(options["seed"]),

@@ -18,7 +18,7 @@ from typing import Any
 CALIBRATION = Path(__file__).with_name("calibration.json")
 #: The settings the G rules use by default and the calibration was computed with.
 DEFAULT_SETTINGS: dict[str, Any] = {"crew": "planner", "games": 20, "seed": 0,
-                                    "iterations": 60}
+                                    "iterations": 60, "styles": 40}
 
 
 @cache
@@ -45,7 +45,8 @@ def compute(jobs: int = 2) -> dict[str, Any]:
         mission = load_mission(data_dir("missions") / "official" / f"mission-{number}.yaml")
         stats = simulate(mission, games=DEFAULT_SETTINGS["games"], crew=DEFAULT_SETTINGS["crew"],
                          seed=DEFAULT_SETTINGS["seed"], jobs=jobs,
-                         crew_options={"iterations": DEFAULT_SETTINGS["iterations"]})
+                         crew_options={"iterations": DEFAULT_SETTINGS["iterations"],
+                                       "styles": DEFAULT_SETTINGS["styles"]})
         ratings[f"mission-{number}"] = round(stats.difficulty(), 1)
     return {"settings": DEFAULT_SETTINGS, "ratings": ratings}
 

@@ -20,7 +20,9 @@ the state, and writes each crew member's action for that turn by these rules, in
    turns idle crew members do visual confirmation at lower white.
 
 No heroic actions and no tripping. The plan is then fixed: the real resolution uses another
-damage-token draw, so the plan meets surprises as a table's would.
+damage-token draw, so the plan meets surprises as a table's would. ``Style`` holds the knobs
+of these rules (responder preferences, shields, refuelling, rockets, pulse cannon, posts);
+the heuristic crew uses the default style, the planning crew searches over styles.
 """
 
 from __future__ import annotations
@@ -87,13 +89,53 @@ class _View:
         return max(0, th.health - th.damage)
 
 
+@dataclass(frozen=True)
+class Style:
+    """The knobs of the rules: who answers internal threats, how energy is used.
+
+    The default is the table described in the module docstring; the planning crew tries
+    other styles on each draw and keeps the best one as the start of its search.
+    """
+
+    #: Preference of each crew member as internal responder (lower answers first).
+    ranks: tuple[int, ...] = (0, 4, 4, 1, 1)
+    #: Extra cost of pulling a crew member away from a gun that has a target.
+    busy_penalty: int = 4
+    #: Whether idle upper stations fill their shields.
+    fill_shields: bool = True
+    #: Central-reactor energy at or below which someone goes to burn a fuel capsule.
+    refuel_at: int = 1
+    #: Smallest health left for lower blue to launch a rocket.
+    rocket_health: int = 3
+    #: Whether the pulse cannon fires at threats within distance 2.
+    pulse: bool = True
+    #: The home post of each crew member, by station (5 figures).
+    homes: tuple[int, ...] = HOME_5
+
+
+def styles(rng: random.Random, count: int) -> list[Style]:
+    """Returns the default style and ``count - 1`` random variations of it."""
+    out = [Style()]
+    for _ in range(count - 1):
+        ranks = [rng.randrange(6) for _ in range(5)]
+        homes = list(HOME_5)
+        if rng.random() < 0.3:
+            i, j = rng.sample(range(1, 5), 2)
+            homes[i], homes[j] = homes[j], homes[i]
+        out.append(Style(tuple(ranks), rng.choice((0, 2, 4, 8)), rng.random() < 0.6,
+                         rng.choice((0, 1, 2)), rng.choice((2, 3, 4)), rng.random() < 0.7,
+                         tuple(homes)))
+    return out
+
+
 class HeuristicCrew:
     """Plans a mission turn by turn with the rules of the module docstring."""
 
     name = "heuristic"
 
-    def __init__(self, look_seed: int = 0) -> None:
+    def __init__(self, look_seed: int = 0, style: Style | None = None) -> None:
         self.look_seed = look_seed
+        self.style = style or Style()
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
              first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
@@ -108,7 +150,7 @@ class HeuristicCrew:
         blank = Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)))
         state = initial_state(setup, blank)
         game = Game(state, random.Random(f"look:{seed}:{self.look_seed}"), record=False)
-        homes = HOME_5 if figures >= 5 else HOME_4
+        homes = self.style.homes if figures >= 5 else HOME_4
         self._assigned: dict[int, int] = {}  # internal threat (id) -> its responder
         try:
             for turn in range(1, SLOTS + 1):
@@ -150,9 +192,10 @@ class HeuristicCrew:
         def gunning(member: int) -> int:
             """Penalty for pulling a crew member away from a gun that has a target."""
             home = homes[member] if member < len(homes) else UW
-            rank = {0: 0, 3: 1, 4: 1}.get(member, 4)  # captain, engineers, then gunners
+            ranks = self.style.ranks
+            rank = ranks[member] if member < len(ranks) else 4
             busy = any(th.zone == home % 3 for th in external)
-            return rank + (4 if busy else 0)
+            return rank + (self.style.busy_penalty if busy else 0)
 
         # 1. computer maintenance
         if turn in COMPUTER_TURNS and not st.maintained[phase]:
@@ -205,7 +248,7 @@ class HeuristicCrew:
         central = st.reactors[1]
         idle_end = turn >= 10 and not external and not internal
         refueler = None
-        if central <= 1 and st.fuel:
+        if central <= self.style.refuel_at and st.fuel:
             helpers = [i for i in free() if i >= 3] or free()
             if helpers:
                 refueler = min(helpers, key=lambda i: (len(path(pos[i], LW)), i))
@@ -231,17 +274,20 @@ class HeuristicCrew:
             elif here in (UR, UW, UB) and in_zone and st.reactors[zone] > 0:
                 token = "A"
             elif here == LB and st.rockets and not st.rocket_flying and any(
-                    view.left(th) >= 3 and view.distance(th) <= 2 for th in external):
+                    view.left(th) >= self.style.rocket_health and view.distance(th) <= 2
+                    for th in external):
                 token = "C"
-            elif (here in (LR, LB) and in_zone) or (here == LW and near and central >= 2):
+            elif (here in (LR, LB) and in_zone) or (
+                    here == LW and near and central >= 2 and self.style.pulse):
                 token = "A"
-            elif here in (UR, UW, UB) and st.shields[zone] < view.game.shield_cap(zone) \
+            elif here in (UR, UW, UB) and self.style.fill_shields \
+                    and st.shields[zone] < view.game.shield_cap(zone) \
                     and st.reactors[zone] > (1 if zone != 1 else 2):
                 token = "B"
             elif here in (LR, LB) and st.reactors[zone] < 2 and central >= 2:
                 token = "B"
                 central -= 1
-            elif here == LW and central <= 1 and st.fuel:
+            elif here == LW and central <= self.style.refuel_at and st.fuel:
                 token = "B"
             choice[member] = token
         return [c or "-" for c in choice]

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any, Protocol
 
 from authoring.engine import Plan, make_crew_plan, resolve
@@ -189,7 +190,11 @@ def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, list[int]]) -> li
 
 def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
              jobs: int = 1, crew_options: dict[str, Any] | None = None) -> SimulationStats:
-    """Plays ``games`` games and returns the statistics (deterministic for a seed)."""
+    """Plays ``games`` games and returns the statistics (deterministic for a seed).
+
+    With ``jobs > 1`` the games run in spawned worker processes: a script that calls this
+    must guard its entry point with ``if __name__ == "__main__":`` as usual.
+    """
     options = crew_options or {}
     stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
     indexes = list(range(games))
@@ -197,7 +202,8 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
         stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
         return stats
     chunks = [indexes[i::jobs] for i in range(jobs)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # spawn, not fork: safe in threaded parents and the same on every platform
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         parts = list(pool.map(_play_chunk, [(mission, crew, options, seed, c) for c in chunks]))
     by_index: dict[int, GameOutcome] = {}
     for chunk, part in zip(chunks, parts, strict=True):

@@ -1,9 +1,11 @@
 """The planning crew: local search over plans with the engine, seeded by the heuristic crew.
 
-Starting from the heuristic plan, it mutates one slot at a time (a random action for one crew
-member in one turn, or a swap of two neighbouring slots) and keeps a change when the engine
-scores the plan at least as well, over a few damage-token seeds of its own (the crew cannot
-know the real draw). Simulated annealing lets it accept a slightly worse plan early on.
+It first lets the heuristic crew plan with ``styles`` styles (40 by default: who answers
+internal threats, how energy is spent, home posts) and keeps the plan the engine rates best
+on the crew's own damage-token seeds (the crew cannot know the real draw). From there it
+mutates one slot at a time (a random action for one crew member in one turn, or a swap of
+two neighbouring slots) and keeps a change when the engine scores the plan at least as well;
+simulated annealing lets it accept a slightly worse plan early on.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from authoring.engine import Plan, make_crew_plan, resolve
 from authoring.engine.log import Result
 from authoring.engine.setup import Setup
-from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew
+from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew, styles
 
 TOKENS = ("-", "r", "b", "l", "A", "B", "C", "R")
 
@@ -44,9 +46,10 @@ class PlanningCrew:
 
     name = "planner"
 
-    def __init__(self, iterations: int = 300, seeds: int = 2) -> None:
+    def __init__(self, iterations: int = 300, seeds: int = 2, styles: int = 40) -> None:
         self.iterations = iterations
         self.seeds = seeds
+        self.styles = styles
         self.heuristic = HeuristicCrew()
 
     def _seeds(self, seed: int) -> list[int]:
@@ -62,11 +65,16 @@ class PlanningCrew:
         time); the later turns keep the heuristic's plan.
         """
         rng = random.Random(f"planner:{seed}")
-        start = self.heuristic.plan(setup, figures, fixed=fixed, first_turn=first_turn,
-                                    seed=seed)
-        current = _tokens(start)
         seeds = self._seeds(seed)
-        score = evaluate(setup, current, seeds)
+        start, score = None, -math.inf
+        for style in styles(random.Random(f"styles:{seed}"), max(1, self.styles)):
+            candidate_plan = HeuristicCrew(style=style).plan(
+                setup, figures, fixed=fixed, first_turn=first_turn, seed=seed)
+            value = evaluate(setup, _tokens(candidate_plan), seeds)
+            if value > score:
+                start, score = candidate_plan, value
+        assert start is not None
+        current = _tokens(start)
         best, best_score = [m[:] for m in current], score
         span = range(first_turn - 1, min(last_turn, SLOTS))
         if not span:

@@ -11,7 +11,8 @@ under the same settings (``authoring/lint/sim/calibration.json``).
 on the official scale can.
 
 **Options.** ``crew`` (``planner`` or ``heuristic``), ``games`` (20), ``seed`` (0),
-``iterations`` (the planner's search steps per phase, 60), ``jobs`` (processes, 1). The
+``iterations`` (the planner's search steps per phase, 60), ``styles`` (heuristic styles
+the planner tries per phase, 40), ``jobs`` (processes, 1). The
 official range is calibrated for the defaults.
 
 The crews are models: action cards are not simulated (any action may be played), and they
@@ -20,13 +21,13 @@ This rule is opt-in (``--select G``).
 
 Passes (no threats: nothing to rate)::
 
-    # options: {games: 2, iterations: 5}
+    # options: {games: 2, iterations: 5, styles: 2}
     phases: ["3:45", "7:30", "10:00"]
     events: []
 
 Fails (a rating is always reported when there are threats)::
 
-    # options: {games: 2, iterations: 5}
+    # options: {games: 2, iterations: 5, styles: 2}
     phases: ["3:45", "7:30", "10:00"]
     events:  # <- G103
       - {at: "0:10", threat: {turn: 1, zone: red}}

@@ -1,0 +1,117 @@
+"""``spacealert generate``: random missions as good as the official ones."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authoring.cli._common import err, reports_errors
+from authoring.errors import UsageError
+from authoring.generate import (
+    GenerateOptions,
+    generate_mission,
+    generated_text,
+    parse_length,
+    parse_range,
+)
+from authoring.generate.output import refuse_existing, write_text_atomic
+from authoring.mission.model import DECK_COLOURS, PROFILES
+
+app = typer.Typer()
+
+
+def _choice(value: str, allowed: tuple[str, ...], option: str) -> str:
+    if value not in allowed:
+        raise UsageError(f"{option}: expected one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+@app.command()
+@reports_errors
+def generate(
+    profile: Annotated[str, typer.Option(
+        "--profile", help="base, training, test-run or double-action.")] = "base",
+    players: Annotated[int, typer.Option(
+        "--players", help="4 or 5 (with 4 the unconfirmed reports are not played).")] = 5,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Random seed (default: a fresh one, printed in the file header).",
+        show_default=False)] = None,
+    threat_level: Annotated[int | None, typer.Option(
+        "--threat-level", help="Threat points including unconfirmed reports "
+                               "(profile default: base 8, training 6, test-run 3, "
+                               "double-action 12).", show_default=False)] = None,
+    serious: Annotated[str | None, typer.Option(
+        "--serious", metavar="MIN..MAX", help="Number of serious threats.",
+        show_default=False)] = None,
+    internal: Annotated[str | None, typer.Option(
+        "--internal", metavar="MIN..MAX", help="Number of internal threats.",
+        show_default=False)] = None,
+    unconfirmed: Annotated[int | None, typer.Option(
+        "--unconfirmed", help="Threat points of unconfirmed reports.",
+        show_default=False)] = None,
+    ambush: Annotated[float | None, typer.Option(
+        "--ambush", metavar="P", help="Chance per phase of a threat after the one-minute "
+                                      "warning (base default 0.19).", show_default=False)] = None,
+    length: Annotated[str | None, typer.Option(
+        "--length", metavar="M:SS", help="Mission length (default: drawn like the official "
+                                         "tracks).", show_default=False)] = None,
+    decks: Annotated[str, typer.Option(
+        "--decks", help="Threat decks: white, yellow or mixed.")] = "mixed",
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="File to write (a folder with --count); default stdout.",
+        show_default=False)] = None,
+    count: Annotated[int | None, typer.Option(
+        "--count", help="Write this many missions (seeds SEED, SEED+1, ...) into -o DIR.",
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+) -> None:
+    """Generate random missions calibrated to the official tracks.
+
+    Every mission is checked while it is built: the requested threat points are all placed,
+    no two announcements overlap (with the real lengths of the announcements), the warnings
+    and countdowns of every phase stay clear, and nothing runs past the mission end. The same
+    seed and options give the same file on every machine.
+    """
+    _choice(profile, PROFILES, "--profile")
+    _choice(decks, DECK_COLOURS, "--decks")
+    if players not in (4, 5):
+        raise UsageError(f"--players: expected 4 or 5, got {players}")
+    if count is not None and count < 1:
+        raise UsageError(f"--count: expected at least 1, got {count}")
+    if count is not None and output is None:
+        raise UsageError("--count needs -o DIR: the folder to write the missions into")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    base = GenerateOptions(
+        profile=profile,  # type: ignore[arg-type]
+        players=players, seed=seed, threat_level=threat_level,
+        serious=parse_range(serious, "--serious") if serious is not None else None,
+        internal=parse_range(internal, "--internal") if internal is not None else None,
+        unconfirmed=unconfirmed, ambush=ambush,
+        length=parse_length(length) if length is not None else None,
+        decks=decks,  # type: ignore[arg-type]
+    )
+    if count is None:
+        text = generated_text(generate_mission(base))
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_text_atomic(output, text, force=force)
+            err(f"wrote {output} (seed {seed})")
+        return
+    assert output is not None
+    if output.exists() and not output.is_dir():
+        raise UsageError(f"{output}: not a folder; --count writes one file per mission into -o DIR")
+    seeds = range(seed, seed + count)
+    targets = [output / f"{profile}-{s}.yaml" for s in seeds]
+    for target in targets:  # refuse before writing anything
+        refuse_existing(target, force)
+    # generate everything first: a failing seed leaves no half-written batch behind
+    texts = [generated_text(generate_mission(replace(base, seed=s))) for s in seeds]
+    for target, text in zip(targets, texts, strict=True):
+        write_text_atomic(target, text, force=force)
+    err(f"wrote {count} missions to {output} (seeds {seed}..{seed + count - 1})")

@@ -1,0 +1,140 @@
+"""The Flash-player code: one comma-separated line of ``<time><code>`` tokens.
+
+Written by JSAMG and read by the old Flash player and by siefkenj/spacealertweb. The time is
+m:ss without the colon (``010`` = 0:10, ``1030`` = 10:30). Codes::
+
+    AL2STW   alert (UR: unconfirmed report), turn T+2, ST serious threat, zone W(hite)
+    UR3IT    unconfirmed report, T+3, internal threat (IT, SIT: no zone letter)
+    ID       incoming data
+    DT       data transfer
+    CS10     communications down for 10 s
+    PE1      end of phase 1
+
+``PE`` carries the phase end in our convention (the moment the countdown ends), as JSAMG
+writes it; one web player reads it as the start of its 10-second countdown instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from authoring.generate.interchange.common import ImportFormatError, Located, PhaseEnd, assemble
+from authoring.mission.model import (
+    CommsDown,
+    DataTransfer,
+    IncomingData,
+    Mission,
+    Profile,
+    Threat,
+    Zone,
+)
+
+_TOKEN = re.compile(r"^(\d{3,4})([A-Z0-9]+)$")
+_THREAT = re.compile(r"^(AL|UR)([1-8])(SIT|IT|ST|T)([RWB]?)$")
+_ZONES: dict[str, Zone] = {"R": "red", "W": "white", "B": "blue"}
+_LETTERS = {"red": "R", "white": "W", "blue": "B"}
+EXAMPLE = "010AL2STW, 055UR3IT, 220ID, 250CS10, 305DT, 345PE1"
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """Splits the text at commas; returns (token, line, col) with 1-based positions."""
+    found: list[tuple[str, int, int]] = []
+    offset = 0
+    pieces = text.split(",")
+    for index, piece in enumerate(pieces):
+        stripped = piece.strip()
+        position = offset + len(piece) - len(piece.lstrip())
+        line = text.count("\n", 0, position) + 1
+        col = position - (text.rfind("\n", 0, position) + 1) + 1
+        if stripped or index < len(pieces) - 1:  # a trailing comma is harmless
+            found.append((stripped, line, col))
+        offset += len(piece) + 1
+    return found
+
+
+def _time(digits: str) -> tuple[int, int]:
+    return int(digits[:-2]), int(digits[-2:])
+
+
+def parse_flash_code(text: str, source: str = "<flash-code>", *,
+                     profile: Profile | None = None) -> Mission:
+    """Reads Flash-player code; raises ``ImportFormatError`` at the first bad token."""
+    tokens = _tokens(text.removeprefix("\ufeff"))
+    if not tokens:
+        raise ImportFormatError(source, 1, 1, f"empty file: expected flash-player codes such "
+                                              f"as {EXAMPLE}")
+    events: list[Located] = []
+    ends: list[PhaseEnd] = []
+    for token, line, col in tokens:
+        match = _TOKEN.match(token)
+        if not token:
+            raise ImportFormatError(source, line, col, "empty code between two commas: "
+                                                       f"expected a code such as {EXAMPLE}")
+        if not match:
+            raise ImportFormatError(source, line, col,
+                                    f"expected a code such as 010AL2STW (time m:ss without "
+                                    f"the colon, then the code), got {token!r}")
+        minutes, seconds = _time(match.group(1))
+        if seconds > 59:
+            raise ImportFormatError(source, line, col,
+                                    f"time {match.group(1)} has {seconds} seconds: expected "
+                                    "00-59")
+        at = minutes * 60 + seconds
+        code = match.group(2)
+        threat = _THREAT.match(code)
+        if code == "ID":
+            events.append(Located(IncomingData(at), line, col))
+        elif code == "DT":
+            events.append(Located(DataTransfer(at), line, col))
+        elif code.startswith("CS") and code[2:].isdigit():
+            events.append(Located(CommsDown(at, int(code[2:])), line, col))
+        elif code.startswith("PE") and code[2:].isdigit():
+            ends.append(PhaseEnd(int(code[2:]), at, line, col))
+        elif threat:
+            internal = threat.group(3) in ("IT", "SIT")
+            letter = threat.group(4)
+            if internal and letter:
+                raise ImportFormatError(source, line, col, f"{token!r}: an internal threat "
+                                                           "has no zone letter")
+            if not internal and not letter:
+                raise ImportFormatError(source, line, col,
+                                        f"{token!r}: expected a zone letter R, W or B after "
+                                        f"{threat.group(3)}")
+            zone: Zone = "internal" if internal else _ZONES[letter]
+            events.append(Located(Threat(at, int(threat.group(2)), zone,
+                                         threat.group(3).startswith("S"),
+                                         threat.group(1) == "UR"), line, col))
+        else:
+            raise ImportFormatError(source, line, col,
+                                    f"unknown code {code!r} in {token!r}: expected AL/UR "
+                                    "threats, ID, DT, CS<seconds> or PE<phase>")
+    return assemble(source, "flash-code", ends, events, profile=profile)
+
+
+def _clock(seconds: int) -> str:
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes}{rest:02d}"
+
+
+def to_flash_code(mission: Mission) -> str:
+    """Returns the mission as one line of Flash-player code (ends with a newline)."""
+    from authoring.generate.interchange.exporting import exportable
+
+    timed: list[tuple[int, int, str]] = []
+    for event in exportable(mission, "flash-code"):
+        if isinstance(event, Threat):
+            kind = ("S" if event.serious else "") + ("IT" if event.internal else "T")
+            zone = "" if event.internal else _LETTERS[event.zone]
+            code = f"{'UR' if event.unconfirmed else 'AL'}{event.turn}{kind}{zone}"
+        elif isinstance(event, IncomingData):
+            code = "ID"
+        elif isinstance(event, DataTransfer):
+            code = "DT"
+        else:
+            assert isinstance(event, CommsDown)
+            code = f"CS{event.seconds}"
+        timed.append((event.at, 1, f"{_clock(event.at)}{code}"))
+    for phase, end in enumerate(mission.phases, start=1):
+        timed.append((end, 0, f"{_clock(end)}PE{phase}"))
+    timed.sort(key=lambda item: (item[0], item[1]))
+    return ",".join(code for _, _, code in timed) + "\n"

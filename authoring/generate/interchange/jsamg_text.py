@@ -1,0 +1,127 @@
+"""JSAMG's text output: one line per announcement, ``MM:SS - <sentence>``.
+
+Sentences (JSAMG's English log texts)::
+
+    00:10 - Time T+2. Serious threat. Zone white.
+    00:55 - [Unconfirmed: Time T+3. Internal threat.]
+    02:20 - Incoming data.
+    03:05 - Data transfer. Data transfer in 5, 4, 3, 2, 1.
+    02:50 - Communication system down...
+    02:58 - ... Communication system restored.       (down at t, restored at t + length - 2)
+    03:34 - 1st phase ends in 5, 4, 3, 2, 1... 2nd phase begins.
+    09:48 - Operation ends in 5, 4, 3, 2, 1. Mission complete.
+
+The start line and the one-minute and twenty-second warnings are recognised and skipped. A
+phase ends where JSAMG's end clip ends: 11 s after the first phase's countdown line, 10 s
+after the second's and 12 s after the operation's (the clip lengths JSAMG schedules with),
+which is also where its XML output puts the phase boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+
+from authoring.generate.interchange.common import ImportFormatError, Located, PhaseEnd, assemble
+from authoring.mission.model import (
+    CommsDown,
+    DataTransfer,
+    IncomingData,
+    Mission,
+    Profile,
+    Threat,
+    Zone,
+)
+
+_LINE = re.compile(r"^(\d{1,2}):(\d{2})\s+-\s+(.*?)\s*$")
+_THREAT = re.compile(
+    r"^(\[Unconfirmed:\s*)?Time T\+([1-8])\.\s+(Serious internal threat|Internal threat|"
+    r"Serious threat|Threat)\.(?:\s+Zone (red|white|blue)\.)?(\])?$", re.IGNORECASE)
+_PHASE_END = re.compile(r"^(1st|2nd|3rd) phase ends in 5, 4, 3, 2, 1\.*\s+.*begins\.$",
+                        re.IGNORECASE)
+_OPERATION_END = re.compile(r"^Operation ends in 5, 4, 3, 2, 1\..*$", re.IGNORECASE)
+_SKIPPED = re.compile(r"^(Enemy activity detected\..*|(1st|2nd|3rd) phase ends in (one minute|"
+                      r"twenty seconds)\.|Operation ends in (one minute|twenty seconds)\.)$",
+                      re.IGNORECASE)
+_TRANSFER = re.compile(r"^Data transfer\.(\s+Data transfer in 5, 4, 3, 2, 1\.)?$",
+                       re.IGNORECASE)
+_INCOMING = re.compile(r"^Incoming data\.$", re.IGNORECASE)
+_DOWN = re.compile(r"^Communications? system down\.*$", re.IGNORECASE)
+_RESTORED = re.compile(r"^\.*\s*Communications? system restored\.$", re.IGNORECASE)
+#: Seconds from a countdown line to the phase end it announces (JSAMG's end-clip lengths).
+END_CLIP = {1: 11, 2: 10}
+OPERATION_END_CLIP = 12
+_ORDINAL = {"1st": 1, "2nd": 2, "3rd": 3}
+
+
+def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
+                     profile: Profile | None = None) -> Mission:
+    """Reads JSAMG's text output; raises ``ImportFormatError`` at the first bad line."""
+    events: list[Located] = []
+    ends: list[PhaseEnd] = []
+    down: tuple[int, int] | None = None  # (start, line) of an open communications-down
+    lines = text.removeprefix("\ufeff").splitlines()
+    if not any(line.strip() for line in lines):
+        raise ImportFormatError(source, 1, 1, "empty file: expected lines such as "
+                                              "'00:10 - Time T+1. Threat. Zone red.'")
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        match = _LINE.match(raw.strip())
+        if not match:
+            raise ImportFormatError(source, number, 1, f"expected 'MM:SS - <announcement>', "
+                                                       f"got {raw.strip()!r}")
+        minutes, seconds, sentence = int(match.group(1)), int(match.group(2)), match.group(3)
+        col = raw.index(sentence) + 1 if sentence else 1
+        if seconds > 59:
+            raise ImportFormatError(source, number, 1, f"time {match.group(1)}:"
+                                                       f"{match.group(2)}: expected seconds "
+                                                       "00-59")
+        at = minutes * 60 + seconds
+        threat = _THREAT.match(sentence)
+        if down is not None and not _RESTORED.match(sentence):
+            raise ImportFormatError(source, number, col,
+                                    f"expected '... Communication system restored.' after the "
+                                    f"communications-down of line {down[1]}, got {sentence!r}")
+        if threat:
+            unconfirmed = bool(threat.group(1))
+            if unconfirmed != bool(threat.group(5)):
+                raise ImportFormatError(source, number, col, "unbalanced '[Unconfirmed: ...]' "
+                                                             "brackets")
+            kind = threat.group(3).lower()
+            internal = "internal" in kind
+            if internal == bool(threat.group(4)):
+                raise ImportFormatError(source, number, col,
+                                        "an external threat needs 'Zone red/white/blue.' and "
+                                        "an internal one none")
+            zone: Zone = "internal" if internal else threat.group(4).lower()  # type: ignore[assignment]
+            events.append(Located(Threat(at, int(threat.group(2)), zone,
+                                         kind.startswith("serious"), unconfirmed), number, col))
+        elif _INCOMING.match(sentence):
+            events.append(Located(IncomingData(at), number, col))
+        elif _TRANSFER.match(sentence):
+            events.append(Located(DataTransfer(at), number, col))
+        elif _DOWN.match(sentence):
+            down = (at, number)
+        elif _RESTORED.match(sentence):
+            if down is None:
+                raise ImportFormatError(source, number, col, "communications restored without "
+                                                             "a communications-down before it")
+            start, line = down
+            events.append(Located(CommsDown(start, at - start + 2), line, 1))
+            down = None
+        elif phase_end := _PHASE_END.match(sentence):
+            phase = _ORDINAL[phase_end.group(1).lower()]
+            ends.append(PhaseEnd(phase, at + END_CLIP[phase], number, col))
+        elif _OPERATION_END.match(sentence):
+            phase = len(ends) + 1
+            ends.append(PhaseEnd(phase, at + OPERATION_END_CLIP, number, col))
+        elif not _SKIPPED.match(sentence):
+            raise ImportFormatError(source, number, col,
+                                    f"unknown announcement {sentence!r}: expected a threat "
+                                    "('Time T+3. Threat. Zone red.'), 'Incoming data.', "
+                                    "'Data transfer. ...', 'Communication system down...' or "
+                                    "a phase announcement")
+    if down is not None:
+        raise ImportFormatError(source, down[1], 1, "communications down that is never "
+                                                    "restored")
+    return assemble(source, "jsamg-text", ends, events, profile=profile)

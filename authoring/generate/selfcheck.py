@@ -1,0 +1,67 @@
+"""Checks a generated mission against the bugs seen in published generators (soundtrack.md §7).
+
+The self-checks: the threat points placed equal the points requested (unconfirmed ones too);
+no two sounds collide in the compiled five-player timeline, fixed announcements included; every
+phase keeps its one-minute warning, twenty-second warning and countdown (the last phase's
+too); nothing sounds after the mission end; events are a list in time order with no two on one
+second. Returns readable problems; an empty list means the mission is sound.
+"""
+
+from __future__ import annotations
+
+from authoring.mission.model import CommsDown, Mission, Threat
+from authoring.mission.timeline import Cue, compile_timeline
+
+
+def _overlaps(cues: list[Cue]) -> list[str]:
+    problems: list[str] = []
+    ordered = sorted(cues, key=lambda c: (c.start_ms, c.nominal_end_ms))
+    active: list[Cue] = []
+    for cue in ordered:
+        active = [a for a in active if a.nominal_end_ms > cue.start_ms]
+        for other in active:
+            if cue.event is not None and cue.event == other.event:
+                continue  # parts of one announcement (a transfer's count, a comms-down's static)
+            problems.append(
+                f"{other.kind} at {other.start_ms} ms (until {other.nominal_end_ms} ms) "
+                f"overlaps {cue.kind} at {cue.start_ms} ms")
+        active.append(cue)
+    return problems
+
+
+def self_check(mission: Mission, points: int, unconfirmed: int) -> list[str]:
+    """Returns the self-check problems of a generated mission (none for a sound one)."""
+    problems: list[str] = []
+    threats = [e for e in mission.events if isinstance(e, Threat)]
+    placed = sum(t.points for t in threats)
+    if placed != points:
+        problems.append(f"placed {placed} threat points, requested {points}")
+    placed_unconfirmed = sum(t.points for t in threats if t.unconfirmed)
+    if placed_unconfirmed != unconfirmed:
+        problems.append(f"placed {placed_unconfirmed} unconfirmed points, requested {unconfirmed}")
+    times = [e.at for e in mission.events]
+    if times != sorted(times) or len(set(times)) != len(times):
+        problems.append("events are not in strictly increasing time order")
+    turns = [t.turn for t in threats]
+    if turns != sorted(turns):
+        problems.append("threats are not announced in turn order")
+    end_ms = mission.length * 1000
+    timeline = compile_timeline(mission, 5)
+    for cue in timeline.cues:
+        if cue.event is not None and cue.nominal_end_ms > end_ms - 8_000:
+            problems.append(f"{cue.kind} of event {cue.event} runs into the final countdown "
+                            f"or past the mission end")
+    for event in mission.events:
+        if isinstance(event, CommsDown) and mission.phase_of(event.at) != mission.phase_of(
+                event.end - 1):
+            problems.append(f"communications down at {event.at} s crosses a phase end")
+    for phase in range(1, len(mission.phases) + 1):
+        mine = [c for c in timeline.cues if c.event is None and c.params.get("phase") == phase]
+        kinds = sorted((c.kind, str(c.params.get("left", ""))) for c in mine)
+        expected = sorted([("warning", "1min"), ("warning", "20s"), ("countdown", ""),
+                           ("operation_ended" if phase == len(mission.phases)
+                            else "phase_ended", "")])
+        if kinds != expected:
+            problems.append(f"phase {phase} announcements are {kinds}, expected {expected}")
+    problems.extend(_overlaps(list(timeline.cues)))
+    return problems

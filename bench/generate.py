@@ -1,0 +1,104 @@
+"""Measures generator throughput and compares generated statistics with the official tracks.
+
+Run: ``python bench/generate.py [--missions 2000] [--repeat 5] [--profile base]``. Prints the
+median missions/second per profile (generation with its built-in self-check, plus the text),
+then, for the chosen profile, a Markdown table of the generated statistics against the
+official ones (official values: the bundled official tracks; the ranges of soundtrack.md §5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from authoring.generate import GenerateOptions, generate_mission, generated_text
+from authoring.generate.stats import (
+    OFFICIAL_AMBUSH_RATE,
+    OFFICIAL_RANGES,
+    MissionStats,
+    mission_stats,
+)
+from authoring.mission import load_mission
+
+OFFICIAL = Path(__file__).resolve().parents[1] / "missions" / "official"
+PROFILES = ("base", "training", "test-run", "double-action")
+#: The official tracks of each profile among the bundled ones (none for double-action).
+OFFICIAL_FILES = {"base": "mission-*.yaml", "training": "*simulation-*.yaml",
+                  "test-run": "test-run-*.yaml"}
+ROWS = ("threats", "serious", "internal", "internal_points", "points", "length", "phase1",
+        "phase2", "phase3", "incoming", "transfers", "comms_count", "comms_total",
+        "comms_last_phase", "first_threat_p1", "first_threat_p2", "min_threat_gap",
+        "max_threat_gap", "last_threat_p1", "last_threat_p2")
+
+
+def run(profile: str, seeds: range) -> float:
+    """Generates (and renders) one mission per seed; returns the seconds it took."""
+    start = time.perf_counter()
+    for seed in seeds:
+        generated_text(generate_mission(GenerateOptions(profile=profile,  # type: ignore[arg-type]
+                                                        seed=seed)))
+    return time.perf_counter() - start
+
+
+def _describe(values: Sequence[int]) -> str:
+    if not values:
+        return "-"
+    low, high = min(values), max(values)
+    mean = statistics.fmean(values)
+    return f"{low}-{high} (mean {mean:.2f})" if low != high else f"{low}"
+
+
+def _ambush_rate(stats: Sequence[MissionStats]) -> float:
+    phases = sum(s.threat_phases for s in stats)
+    return sum(s.ambushes for s in stats) / phases if phases else 0.0
+
+
+def compare(profile: str, count: int) -> str:
+    """Returns a Markdown table: generated vs official statistics of ``profile``."""
+    generated = [mission_stats(generate_mission(GenerateOptions(
+        profile=profile, seed=seed)).mission) for seed in range(count)]  # type: ignore[arg-type]
+    pattern = OFFICIAL_FILES.get(profile)
+    official = [mission_stats(load_mission(p)) for p in sorted(OFFICIAL.glob(pattern))] \
+        if pattern else []
+    ranges = OFFICIAL_RANGES[profile]
+    lines = [f"| quantity ({profile}) | official ({len(official)} tracks) | official range | "
+             f"generated ({count} seeds) | inside range |",
+             "|---|---|---|---|---|"]
+    for row in ROWS:
+        values = [getattr(s, row) for s in generated]
+        if row not in ranges or all(v < 0 for v in values):
+            continue
+        low, high = ranges[row]
+        inside = sum(1 for v in values if low <= v <= high) / len(values)
+        known = [getattr(s, row) for s in official if getattr(s, row) >= 0]
+        lines.append(f"| {row} | {_describe(known)} | {low}-{high} | {_describe(values)} | "
+                     f"{100 * inside:.1f} % |")
+    lines.append(f"| ambushes per threat phase | "
+                 f"{_ambush_rate(official):.3f} | - | {_ambush_rate(generated):.3f} | "
+                 f"(target {OFFICIAL_AMBUSH_RATE[profile]:.3f}) |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--missions", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--profile", default="base", choices=PROFILES)
+    args = parser.parse_args()
+    for profile in PROFILES:
+        run(profile, range(20))  # warm caches
+        times = [run(profile, range(args.missions)) for _ in range(args.repeat)]
+        median = statistics.median(times)
+        print(f"{profile:14} {args.missions} missions: median {median:.3f} s "
+              f"({args.missions / median:.0f} missions/s, "
+              f"{1000 * median / args.missions:.2f} ms/mission) over {args.repeat} runs; "
+              f"min {min(times):.3f} s, max {max(times):.3f} s")
+    print()
+    print(compare(args.profile, args.missions))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+"""Importers and exporters: real-format samples, round trips, located errors, the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gen_helpers import DATA, OFFICIAL, valid_mission
+from typer.testing import CliRunner
+
+from authoring.cli import app
+from authoring.errors import InvalidInputError
+from authoring.generate import GenerateOptions, generate_mission
+from authoring.generate.interchange import (
+    EXPORTERS,
+    IMPORTERS,
+    ImportFormatError,
+    export_mission,
+    import_file,
+    import_text,
+    mission_yaml,
+)
+from authoring.mission import load_mission
+from authoring.mission.model import Announcement, CommsDown, DataTransfer, IncomingData, Threat
+
+MISSION_1 = OFFICIAL / "mission-1.yaml"
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("mission-1.ma.txt", "ma-script"),
+                                           ("mission-1.ps.json", "ps-json"),
+                                           ("mission-1.flash.txt", "flash-code")])
+def test_mission_1_reads_the_same_in_every_format(name: str, fmt: str) -> None:
+    official = load_mission(MISSION_1)
+    imported = import_file(DATA / name, fmt)
+    assert imported.phases == official.phases == (225, 450, 600)
+    assert imported.events == official.events
+    assert imported.profile == "base"
+    assert imported.id == name.rsplit(".", 1)[0].replace(".", "-")
+    valid_mission(mission_yaml(imported))
+
+
+def test_jsamg_xml_and_text_of_one_mission_agree() -> None:
+    from_xml = import_file(DATA / "jsamg-generated.xml", "jsamg-xml")
+    from_text = import_file(DATA / "jsamg-generated.txt", "jsamg-text")
+    assert from_xml.phases == (214, 415, 563)
+    assert from_xml.events == (
+        Threat(12, 1, "red"), IncomingData(39), Threat(62, 2, "internal", unconfirmed=True),
+        Threat(98, 4, "blue", serious=True), CommsDown(121, 12), DataTransfer(226),
+        Threat(254, 5, "internal", serious=True), Threat(302, 7, "white"),
+        CommsDown(326, 15), DataTransfer(425), CommsDown(446, 18))
+    assert from_text.phases == from_xml.phases
+    assert from_text.events == from_xml.events
+
+
+def _missions() -> list[tuple[str, object]]:
+    found: list[tuple[str, object]] = [(p.stem, load_mission(p))
+                                       for p in sorted(OFFICIAL.glob("*.yaml"))]
+    for profile in ("base", "training", "test-run", "double-action"):
+        found += [(f"{profile}-{seed}", generate_mission(GenerateOptions(
+            profile=profile, seed=seed)).mission) for seed in range(15)]  # type: ignore[arg-type]
+    return found
+
+
+@pytest.mark.parametrize("fmt", sorted(EXPORTERS))
+def test_export_then_import_gives_the_same_mission(fmt: str) -> None:
+    for name, mission in _missions():
+        text = export_mission(mission, fmt)  # type: ignore[arg-type]
+        back = import_text(text, fmt, f"{name}.out",
+                           profile=mission.profile)  # type: ignore[attr-defined]
+        assert back.phases == mission.phases, name  # type: ignore[attr-defined]
+        assert back.events == mission.events, name  # type: ignore[attr-defined]
+        valid_mission(mission_yaml(back))
+
+
+def test_profile_is_guessed_from_the_structure() -> None:
+    test_run = load_mission(OFFICIAL / "test-run-1.yaml")
+    assert import_text(export_mission(test_run, "flash-code"), "flash-code").profile == \
+        "test-run"
+    double = generate_mission(GenerateOptions(profile="double-action", seed=2)).mission
+    assert import_text(export_mission(double, "jsamg-xml"), "jsamg-xml").profile == \
+        "double-action"
+
+
+def test_exported_flash_code_and_xml_shapes() -> None:
+    mission = load_mission(MISSION_1)
+    assert export_mission(mission, "flash-code") == \
+        (DATA / "mission-1.flash.txt").read_text("utf-8")
+    xml = export_mission(mission, "jsamg-xml").splitlines()
+    assert xml[:3] == ["<Mission>", '\t<Phase duration="225000">',
+                       '\t\t<Element start="0" type="Announcement" '
+                       'message="AnnounceBeginFirstPhase" />']
+    assert ('\t\t<Element start="10000" type="Threat" confidence="Confirmed" '
+            'threatLevel="SeriousThreat" threatType="ExternalThreat" time="2" zone="White" />'
+            ) in xml
+    assert '\t\t<Element start="170000" type="CommFailure" duration="10000" />' in xml
+    assert '\t\t<Element start="217000" type="Announcement" message="AnnounceFirstPhaseEnds" />' \
+        in xml
+
+
+def test_announcements_cannot_be_exported() -> None:
+    mission = load_mission(MISSION_1)
+    story = type(mission)(**{**mission.__dict__,
+                             "events": (*mission.events[:1], Announcement(20, "Hello"),
+                                        *mission.events[1:])})
+    with pytest.raises(InvalidInputError, match="free-text announcement, which flash-code"):
+        export_mission(story, "flash-code")
+
+
+BAD = [
+    ("flash-code", "", "<in>:1:1: empty file: expected flash-player codes"),
+    ("flash-code", "010AL2STW,055XX3,345PE1", "<in>:1:11: unknown code 'XX3'"),
+    ("flash-code", "010AL2STW,\n  099ID,345PE1", "<in>:2:3: time 099 has 99 seconds"),
+    ("flash-code", "010AL2ST,345PE1",
+     "<in>:1:1: '010AL2ST': expected a zone letter R, W or B after ST"),
+    ("flash-code", "010AL2ITR,345PE1",
+     "<in>:1:1: '010AL2ITR': an internal threat has no zone letter"),
+    ("flash-code", "010AL2TW,,345PE1", "<in>:1:10: empty code between two commas"),
+    ("flash-code", "010AL2TW", "<in>:1:1: no phase ends found"),
+    ("flash-code", "010AL2TW,345PE1,200PE2,600PE3",
+     "<in>:1:17: phase 2 ends at 2:00, not after 3:45"),
+    ("flash-code", "010AL2TW,345PE1,730PE2,1000PE3,1005ID",
+     "<in>:1:32: event at 10:05 is not inside the mission"),
+    ("jsamg-xml", "<Mission><Phase duration='1000'>", "<in>:1:33: not well-formed XML: no "
+                                                      "element found"),
+    ("jsamg-xml", "<Mission>\n <Phase duration='abc'/></Mission>",
+     "<in>:2:2: <Phase duration=\"abc\">: expected a whole number of milliseconds"),
+    ("jsamg-xml", "<Mission>\n <Phase duration='9000'>\n  <Element start='10' type='Threat' "
+                  "confidence='Confirmed' threatLevel='NormalThreat' threatType='ExternalThreat'"
+                  " time='3' zone='Green'/></Phase></Mission>",
+     "<in>:3:3: external threat zone: expected Red, White or Blue, got 'Green'"),
+    ("jsamg-xml", "<?xml version='1.0'?>\n<!DOCTYPE m [<!ENTITY a 'aaaa'>]><Mission/>",
+     "<in>:2:1: document type declarations are not allowed"),
+    ("jsamg-xml", "<Mission>\n<Phase duration='9000'><Element start='1' type='Boom'/>"
+                  "</Phase></Mission>", "<in>:2:24: element type 'Boom': expected one of"),
+    ("jsamg-text", "00:10 - Time T+1. Threat. Zone red.\nbanana",
+     "<in>:2:1: expected 'MM:SS - <announcement>', got 'banana'"),
+    ("jsamg-text", "00:10 - Time T+9. Threat.", "<in>:1:9: unknown announcement"),
+    ("jsamg-text", "00:10 - Communication system down...\n00:30 - Incoming data.",
+     "<in>:2:9: expected '... Communication system restored.'"),
+    ("jsamg-text", "00:10 - Time T+1. Threat.", "<in>:1:9: an external threat needs 'Zone"),
+    ("ma-script", "3:45 - 7:30 - 10:00\nAL 0:10 T+2 ST Green",
+     "<in>:2:1: zone of a ST threat: expected Red, White or Blue, got 'Green'"),
+    ("ma-script", "3:45 - 7:30 - 10:00\n  ID 0:75", "<in>:2:3: time 0:75: expected seconds"),
+    ("ma-script", "AL 0:10 T+2 ST White", "<in>:1:1: expected the phase ends first"),
+    ("ma-script", "3:45 - 7:30 - 10:00\nCD 2:50 - 2:40",
+     "<in>:2:1: communications down from 2:50 to 2:40: expected the end after the start"),
+    ("ps-json", "[{\"time\": 10, \"event\": \"threat\", \"t\": 2}\n,{\"time\": 5 \"event\"}]",
+     "<in>:2:13: invalid JSON: Expecting ',' delimiter"),
+    ("ps-json", "[\n  {\"time\": 10, \"event\": \"alarm\"}]",
+     "<in>:2:3: event \"alarm\": expected one of threat"),
+    ("ps-json", "[\n  {\"time\": 10, \"event\": \"threat\", \"t\": 12, \"zone\": \"red\"}]",
+     "<in>:2:3: 't': expected the turn 1-8, got 12"),
+    ("ps-json", "{\"time\": 1}", "<in>:1:1: expected a JSON list '[...]' of events"),
+]
+
+
+@pytest.mark.parametrize(("fmt", "text", "message"), BAD)
+def test_malformed_input_is_one_located_error(fmt: str, text: str, message: str) -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        import_text(text, fmt, "<in>")
+    assert caught.value.message.startswith(message)
+    assert caught.value.exit_code == 1
+
+
+def test_every_format_has_a_malformed_case() -> None:
+    assert {fmt for fmt, _, _ in BAD} == set(IMPORTERS)
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_cli_import_writes_a_valid_mission(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "m1.yaml"
+    result = runner.invoke(app, ["import", str(DATA / "mission-1.ma.txt"), "--from",
+                                 "ma-script", "-o", str(out)])
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert result.stderr == f"wrote {out}\n"
+    text = out.read_text("utf-8")
+    assert text.startswith("# Imported from mission-1.ma.txt (ma-script) by spacealert ")
+    assert valid_mission(text).events == load_mission(MISSION_1).events
+    again = runner.invoke(app, ["import", str(DATA / "mission-1.ma.txt"), "--from",
+                                "ma-script", "-o", str(out)])
+    assert again.exit_code == 2
+    assert "file exists; refusing to overwrite it" in again.stderr
+
+
+def test_cli_import_reports_malformed_files(runner: CliRunner, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('[\n  {"time": 10, "event": "threat", "t": 2, "zone": "pink"}\n]\n', "utf-8")
+    result = runner.invoke(app, ["import", str(bad), "--from", "ps-json"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == (f"error: {bad}:2:3: 'zone': expected one of red, white, blue, "
+                             'internal, got "pink"\n')
+    missing = runner.invoke(app, ["import", str(tmp_path / "nope.xml"), "--from", "jsamg-xml"])
+    assert missing.exit_code == 1
+    assert "cannot read the file: no such file or directory" in missing.stderr
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"010ID\x00")
+    result = runner.invoke(app, ["import", str(binary), "--from", "flash-code"])
+    assert result.exit_code == 1
+    assert "binary data (NUL byte at offset 5)" in result.stderr
+
+
+def test_cli_import_and_export_refuse_unknown_formats(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["import", str(MISSION_1), "--from", "mp3"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --from: expected one of jsamg-xml, jsamg-text, "
+                                    "flash-code, ma-script, ps-json, got 'mp3'")
+    result = runner.invoke(app, ["export", str(MISSION_1), "--to", "ps-json"])
+    assert result.exit_code == 2
+    assert "--to: expected one of flash-code, jsamg-xml" in result.stderr
+
+
+def test_cli_export_prints_and_round_trips(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["export", str(MISSION_1), "--to", "flash-code"])
+    assert result.exit_code == 0
+    assert result.stdout == (DATA / "mission-1.flash.txt").read_text("utf-8")
+    xml = tmp_path / "m1.xml"
+    assert runner.invoke(app, ["export", str(MISSION_1), "--to", "jsamg-xml",
+                               "-o", str(xml)]).exit_code == 0
+    back = runner.invoke(app, ["import", str(xml), "--from", "jsamg-xml"])
+    assert back.exit_code == 0
+    assert valid_mission(back.stdout).events == load_mission(MISSION_1).events
+
+
+def test_cli_export_of_an_invalid_mission_exits_1(runner: CliRunner, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("format: 1\nid: x\n", "utf-8")
+    result = runner.invoke(app, ["export", str(broken), "--to", "flash-code"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {broken}:")
+
+
+def test_interchange_imports_only_the_mission_contract_and_errors() -> None:
+    import ast
+
+    package = Path(__file__).resolve().parents[2] / "authoring" / "generate" / "interchange"
+    allowed = ("authoring.mission", "authoring.errors", "authoring.generate.interchange")
+    found = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}: {n}" for n in names
+                      if n.startswith("authoring") and not n.startswith(allowed)]
+    assert found == []
