@@ -12,6 +12,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 
+from authoring.engine.errors import EngineError
 from authoring.errors import AuthoringError
 from authoring.mission.problem import Problem
 
@@ -31,6 +32,10 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
+        except EngineError as error:
+            # the engine (stdlib only) raises ValueError subclasses for setups it cannot play
+            err(f"error: {error}")
+            raise typer.Exit(1) from None
         except AuthoringError as error:
             err(f"error: {error.message}")
             if error.hint:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from authoring._files import write_atomic
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.lint.sim import CREW_SIMPLIFICATION, CREWS, SimulationStats, simulate
@@ -18,18 +17,6 @@ from authoring.mission import load_mission
 from authoring.report.histogram import svg_histogram, text_histogram
 
 app = typer.Typer()
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    folder = path.resolve().parent
-    handle, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _report(stats: SimulationStats) -> str:
@@ -104,7 +91,7 @@ def simulate_command(
     else:
         typer.echo(_report(stats), nl=False)
     if plot is not None:
-        _write_atomically(plot, svg_histogram(
+        write_atomic(plot, svg_histogram(
             stats.scores, f"{stats.mission}: scores of {len(stats.scores)} survived games "
             f"of {stats.games} ({stats.crew} crew, seed {stats.seed})"))
         err(f"wrote {plot}")

@@ -105,3 +105,31 @@ def test_planner_crew_runs_a_mission() -> None:
     stats = simulate(mission, games=2, crew="planner", seed=1,
                      crew_options={"iterations": 20})
     assert len(stats.outcomes) == 2
+
+
+OFFICIAL = Path(__file__).parents[2] / "missions" / "official"
+
+
+@pytest.mark.parametrize("path", sorted(OFFICIAL.glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_official_track_simulates_under_its_rule_level(path: Path) -> None:
+    # test runs play at rule level 1 (7 turns): the crews must leave turns 8-12 blank
+    stats = simulate(load_mission(path), games=1, crew="heuristic", seed=3)
+    assert stats.games == 1
+
+
+def test_planner_crew_plans_a_test_run_within_its_turns() -> None:
+    mission = load_mission(OFFICIAL / "test-run-1.yaml")
+    stats = simulate(mission, games=1, crew="planner", seed=1,
+                     crew_options={"iterations": 20, "styles": 2})
+    assert stats.games == 1
+
+
+def test_simulate_reports_a_setup_the_engine_cannot_play(tmp_path: Path) -> None:
+    text = (OFFICIAL / "test-run-2.yaml").read_text("utf-8").replace(
+        "threat: {turn: 1, zone: white}", "threat: {turn: 1, zone: white, serious: true}")
+    mission = tmp_path / "serious-test-run.yaml"
+    mission.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["simulate", str(mission), "--games", "1"])
+    assert result.exit_code == 1
+    assert "error: expected no serious threat at rule level 1" in result.stderr
+    assert "Traceback" not in result.output

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from authoring.engine import Plan, make_crew_plan
 from authoring.engine.game import Game, ShipDestroyed, initial_state
+from authoring.engine.levels import get_level
 from authoring.engine.plan import encode, parse_action
 from authoring.engine.setup import Setup
 from authoring.engine.ship import SPACE, SQUAD_STATIONS
@@ -153,7 +154,8 @@ class HeuristicCrew:
         homes = self.style.homes if figures >= 5 else HOME_4
         self._assigned: dict[int, int] = {}  # internal threat (id) -> its responder
         try:
-            for turn in range(1, SLOTS + 1):
+            # rule level 1 (test runs) plays fewer turns: later slots must stay blank
+            for turn in range(1, min(SLOTS, get_level(setup.level).turns) + 1):
                 if turn >= first_turn:
                     chosen = self._turn(_View(state, turn, game), homes)
                     for member, token in enumerate(chosen):

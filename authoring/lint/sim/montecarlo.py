@@ -153,7 +153,7 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
     played = [t for t in threats if not (t.unconfirmed and figures < 5)]
     early_keys = {(t.turn, t.zone) for t in played if t.at < end_of_phase_1}
     early = Setup(tuple(e for e in setup.threats if (e.turn, e.zone) in early_keys),
-                  setup.trajectories, setup.players)
+                  setup.trajectories, setup.players, level=setup.level)
     plan_seed = rng.randrange(1 << 30)
     first = crew.plan(early, figures, seed=plan_seed, last_turn=3)
     fixed = [[a.token() for a in member.actions[:3]] for member in first.crew]

@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 
 from authoring.engine import Plan, make_crew_plan, resolve
+from authoring.engine.levels import get_level
 from authoring.engine.log import Result
 from authoring.engine.setup import Setup
 from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew, styles
@@ -76,7 +77,8 @@ class PlanningCrew:
         assert start is not None
         current = _tokens(start)
         best, best_score = [m[:] for m in current], score
-        span = range(first_turn - 1, min(last_turn, SLOTS))
+        # rule level 1 (test runs) plays fewer turns: later slots must stay blank
+        span = range(first_turn - 1, min(last_turn, SLOTS, get_level(setup.level).turns))
         if not span:
             return start
         for step in range(self.iterations):
