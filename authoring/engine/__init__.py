@@ -1,0 +1,46 @@
+"""The rules engine: resolves a crew plan against a mission's threats (standard library only).
+
+Typical use::
+
+    from authoring.engine import make_setup, parse_plan, resolve
+
+    setup = make_setup([(1, "white", "E1-10")], "T1 T2 T3 T4")
+    result = resolve(setup, parse_plan("P1: A\\nA1:\\nA2:\\nA3:"))
+    result.survived, result.score.total
+"""
+
+from __future__ import annotations
+
+from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
+from authoring.engine.game import Game, initial_state, resolve
+from authoring.engine.log import LogEntry, Result, Score, ThreatOutcome, format_result
+from authoring.engine.notation import notation, parse_notation
+from authoring.engine.plan import Action, CrewPlan, Plan, make_crew_plan, parse_action, parse_plan
+from authoring.engine.setup import Setup, ThreatEvent, make_setup, setup_from_mission
+
+__all__ = [
+    "Action",
+    "CrewPlan",
+    "EngineError",
+    "Game",
+    "LogEntry",
+    "NotationError",
+    "Plan",
+    "PlanError",
+    "Result",
+    "Score",
+    "Setup",
+    "SetupError",
+    "ThreatEvent",
+    "ThreatOutcome",
+    "format_result",
+    "initial_state",
+    "make_crew_plan",
+    "make_setup",
+    "notation",
+    "parse_action",
+    "parse_notation",
+    "parse_plan",
+    "resolve",
+    "setup_from_mission",
+]

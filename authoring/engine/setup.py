@@ -1,0 +1,134 @@
+"""The engine's own setup (threat events, trajectories, crew size) and the mission adapter.
+
+The core never sees a mission: ``setup_from_mission`` turns one (duck-typed on
+``authoring.mission.model.Mission``) plus a plan's draw into a ``Setup``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from authoring.engine.errors import SetupError
+from authoring.engine.plan import ZONES, Plan
+from authoring.engine.threats.cards import get_card, load_cards
+from authoring.engine.trajectories import get_trajectory
+
+#: Legal numbers of figures (players + androids) for each number of players (rules §16).
+FIGURES: Mapping[int, tuple[int, ...]] = {1: (4,), 2: (4, 5), 3: (4, 5), 4: (4, 5), 5: (5,)}
+
+
+@dataclass(frozen=True)
+class ThreatEvent:
+    """A threat the engine plays: appearance turn, zone (or internal) and card id."""
+
+    turn: int
+    zone: str
+    card: str
+
+    def __post_init__(self) -> None:
+        if self.zone not in ZONES:
+            raise SetupError(f"expected a zone ({', '.join(ZONES)}), got {self.zone!r}")
+        if not 1 <= self.turn <= 12:
+            raise SetupError(f"expected a threat turn 1..12, got {self.turn}")
+        card = get_card(self.card)
+        if card.external != (self.zone != "internal"):
+            where = "an external zone" if card.external else "the internal track"
+            raise SetupError(f"expected card {card.id} on {where}, got zone {self.zone!r}")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything the Resolution Round needs besides the crew plan."""
+
+    threats: tuple[ThreatEvent, ...]
+    trajectories: Mapping[str, str]
+    players: int | None = None  # None: any crew size 1..5 (engine tests)
+
+    def __post_init__(self) -> None:
+        if set(self.trajectories) != set(ZONES):
+            raise SetupError("expected trajectories for red, white, blue and internal, got "
+                             f"{', '.join(sorted(self.trajectories))}")
+        names = [get_trajectory(self.trajectories[z]).name for z in ZONES]
+        if len(set(names)) != 4:
+            raise SetupError(f"expected four different trajectories, got {' '.join(names)}")
+        if self.players is not None and self.players not in FIGURES:
+            raise SetupError(f"expected 1 to 5 players, got {self.players}")
+
+    def check_crew(self, figures: int) -> None:
+        """Raises ``SetupError`` when the plan's crew size does not fit the player count."""
+        if self.players is None:
+            if not 1 <= figures <= 5:
+                raise SetupError(f"expected 1 to 5 crew members, got {figures}")
+            return
+        allowed = FIGURES[self.players]
+        if figures not in allowed:
+            want = " or ".join(str(n) for n in allowed)
+            raise SetupError(f"expected {want} crew members (players and androids) for "
+                             f"{self.players} players, got {figures}")
+
+
+def _deck_cards(external: bool, serious: bool, colour: str) -> list[str]:
+    colours = ("white", "yellow") if colour == "mixed" else (colour,)
+    return sorted(
+        c.id for c in load_cards().values()
+        if c.set == "base" and c.external == external and c.serious == serious
+        and c.colour in colours
+    )
+
+
+def setup_from_mission(mission: Any, plan: Plan, *, figures: int | None = None) -> Setup:
+    """Builds a ``Setup`` from a mission model, the plan's draw and the crew size.
+
+    Unconfirmed reports are played as normal threats with 5 figures and ignored with fewer.
+    A threat's card is, in order: the plan's draw entry, the mission's pinned card, or a card
+    drawn from the mission's deck colours with a generator seeded by the plan's seed.
+    Trajectories come from the plan, then the mission, then a seeded random choice.
+    """
+    crew = len(plan.crew) if figures is None else figures
+    threats = list(mission.threats())
+    if plan.draw and len(plan.draw) != len(threats):
+        raise SetupError(f"expected {len(threats)} cards in the draw (one per mission threat), "
+                         f"got {len(plan.draw)}")
+    # A string seed is hashed with SHA-512 by ``random``: stable across runs and platforms.
+    rng = random.Random(f"draw:{plan.seed}")
+    decks: dict[tuple[bool, bool], list[str]] = {}
+    used = {c for c in plan.draw if c} | {t.card for t in threats if t.card}
+    events: list[ThreatEvent] = []
+    for index, threat in enumerate(threats):
+        if threat.unconfirmed and crew < 5:
+            continue
+        card = (plan.draw[index] if plan.draw else None) or threat.card
+        if card is None:
+            external = threat.zone != "internal"
+            colour = mission.decks.serious if threat.serious else mission.decks.common
+            key = (external, bool(threat.serious))
+            if key not in decks:
+                deck = [c for c in _deck_cards(external, bool(threat.serious), colour)
+                        if c not in used]
+                rng.shuffle(deck)
+                decks[key] = deck
+            if not decks[key]:
+                raise SetupError(f"expected a card left in the deck for the threat at "
+                                 f"T+{threat.turn}, got an empty deck")
+            card = decks[key].pop()
+        events.append(ThreatEvent(int(threat.turn), str(threat.zone), card))
+    trajectories = plan.trajectories or getattr(mission, "trajectories", None)
+    if trajectories is None:
+        trajectories = dict(zip(ZONES, rng.sample([f"T{n}" for n in range(1, 8)], 4),
+                                strict=True))
+    setup = Setup(tuple(events), dict(trajectories), players=int(mission.players))
+    setup.check_crew(crew)
+    return setup
+
+
+def make_setup(threats: Iterable[tuple[int, str, str]], trajectories: str,
+               players: int | None = None) -> Setup:
+    """Builds a setup from ``(turn, zone, card)`` triples and ``"T1 T2 T3 T4"``."""
+    names = trajectories.split()
+    if len(names) != 4:
+        raise SetupError(f"expected 4 trajectories (red white blue internal), got {len(names)}")
+    return Setup(tuple(ThreatEvent(t, z, c) for t, z, c in threats),
+                 dict(zip(ZONES, names, strict=True)), players)

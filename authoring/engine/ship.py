@@ -1,0 +1,53 @@
+"""Ship constants: stations, zones, capacities, weapons and damage tokens (rules §3, §4, §12.3)."""
+
+from __future__ import annotations
+
+UR, UW, UB, LR, LW, LB, SPACE = range(7)
+STATION_CODES: tuple[str, ...] = ("UR", "UW", "UB", "LR", "LW", "LB", "SP")
+RED, WHITE, BLUE = range(3)
+ZONE_NAMES: tuple[str, ...] = ("red", "white", "blue", "internal")
+ZONE_LETTERS = "rwbi"
+
+SHIELD_CAP: tuple[int, ...] = (2, 3, 2)
+REACTOR_CAP: tuple[int, ...] = (3, 5, 3)
+START_SHIELDS: tuple[int, ...] = (1, 1, 1)
+START_REACTORS: tuple[int, ...] = (2, 3, 2)
+START_FUEL = 3
+START_ROCKETS = 3
+HEAVY_STRENGTH: tuple[int, ...] = (4, 5, 4)
+LIGHT_STRENGTH = 2
+
+# Damage tokens, one of each per zone; the letters are their notation.
+STRUCTURAL, SHIELD, REACTOR, UPPER_CANNON, LOWER_CANNON, GRAVOLIFT = range(6)
+TOKEN_LETTERS = "SHRULG"
+TOKEN_NAMES: tuple[str, ...] = (
+    "structural", "shield", "reactor", "upper-cannon", "lower-cannon", "gravolift",
+)
+
+# Squad storage: index 0 is upper blue, 1 is lower red.
+SQUAD_STATIONS: tuple[int, ...] = (UB, LR)
+NO_SQUAD, ACTIVE, DISABLED = range(3)
+
+# Visual confirmation points by head count (rules §14).
+VC_POINTS: tuple[int, ...] = (0, 1, 2, 3, 5, 7)
+
+
+def zone_of(station: int) -> int:
+    """Returns the zone (0 red, 1 white, 2 blue) of a ship station."""
+    return station % 3
+
+
+def phase_of(turn: int) -> int:
+    """Returns the phase index (0, 1, 2) of a turn 1-12."""
+    return 0 if turn <= 3 else 1 if turn <= 7 else 2
+
+
+def neighbour(station: int, direction: int) -> int:
+    """Returns the station one step toward red (-1) or blue (+1) on the same deck."""
+    zone = station % 3 + direction
+    return station if zone < 0 or zone > 2 else station - station % 3 + zone
+
+
+def other_deck(station: int) -> int:
+    """Returns the station in the same zone on the other deck."""
+    return (station + 3) % 6

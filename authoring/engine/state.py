@@ -1,0 +1,123 @@
+"""The mutable game state between and during turns, with explicit cheap copies."""
+
+from __future__ import annotations
+
+from authoring.engine.ship import (
+    ACTIVE,
+    NO_SQUAD,
+    START_FUEL,
+    START_REACTORS,
+    START_ROCKETS,
+    START_SHIELDS,
+    UW,
+)
+from authoring.engine.threats.cards import Card
+
+PENDING, ACTIVE_THREAT, DESTROYED, SURVIVED = range(4)
+
+
+class CrewMember:
+    """A player or android figure: station, squad, knock-out and remaining plan slots."""
+
+    def __init__(self, label: str, slots: list[int]) -> None:
+        self.label = label
+        self.station = UW
+        self.squad = NO_SQUAD
+        self.out = False
+        self.slots = slots  # encoded actions, index 0 = turn 1
+
+    def copy(self) -> CrewMember:
+        """Returns an independent copy."""
+        other = CrewMember(self.label, self.slots[:])
+        other.station, other.squad, other.out = self.station, self.squad, self.out
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CrewMember) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class ThreatState:
+    """One threat card in play: position, damage and the card-specific counters."""
+
+    def __init__(self, card: Card, token: int, zone: int) -> None:
+        self.card = card
+        self.token = token  # the T+ number printed on its token
+        self.zone = zone  # 0 red, 1 white, 2 blue, 3 internal
+        self.status = PENDING
+        self.square = 0
+        self.damage = 0
+        self.health = card.health or 0
+        self.speed = card.speed
+        self.shield = card.shield
+        self.active = False  # X-activated state: revealed, bonus on, grown up
+        self.cryo = "cryoshield" in card.abilities
+        self.passes = 0  # X/Y squares passed (asteroid debris)
+        self.level = 0  # Fissure doubling: 1 red, 2 all zones
+        self.stations: list[int] = list(card.stations)
+        self.spots: list[int] = []  # Slime: health left per station in ``stations``
+        self.ended = 0  # turn it was destroyed or survived
+
+    def copy(self) -> ThreatState:
+        """Returns an independent copy (the card is shared: it is immutable)."""
+        other = ThreatState.__new__(ThreatState)
+        other.__dict__.update(self.__dict__)
+        other.stations = self.stations[:]
+        other.spots = self.spots[:]
+        return other
+
+    @property
+    def on_board(self) -> bool:
+        """Tells whether the threat is on its track now."""
+        return self.status == ACTIVE_THREAT
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ThreatState) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class State:
+    """The whole game state; ``copy`` copies each field explicitly (no deepcopy)."""
+
+    def __init__(self, crew: list[CrewMember], threats: list[ThreatState],
+                 tracks: tuple[str, str, str, str]) -> None:
+        self.turn = 0
+        self.tracks = tracks  # trajectory names red, white, blue, internal
+        self.shields = list(START_SHIELDS)
+        self.reactors = list(START_REACTORS)
+        self.fuel = START_FUEL
+        self.rockets = START_ROCKETS
+        self.rocket_flying = False  # on the second square: hits in the next damage step
+        self.stored = [ACTIVE, ACTIVE]  # squads at upper blue and lower red
+        self.crew = crew
+        self.maintained = [False, False, False]
+        self.vc = [0, 0, 0]
+        self.tokens: list[list[int]] = [[], [], []]  # drawn damage tokens per zone, in order
+        self.broken: set[tuple[int, str]] = set()  # (station, letter) broken by a malfunction Z
+        self.threats = threats
+        self.scout_bonus = False  # a Scout reached Z: its +1 lasts the mission
+        self.contaminated: set[int] = set()  # stations left contaminated by Contamination Z
+        self.lost = 0  # turn the ship was destroyed, 0 while it flies
+
+    def copy(self) -> State:
+        """Returns an independent copy of the state."""
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.shields = self.shields[:]
+        other.reactors = self.reactors[:]
+        other.stored = self.stored[:]
+        other.crew = [c.copy() for c in self.crew]
+        other.maintained = self.maintained[:]
+        other.vc = self.vc[:]
+        other.tokens = [t[:] for t in self.tokens]
+        other.broken = set(self.broken)
+        other.threats = [t.copy() for t in self.threats]
+        other.contaminated = set(self.contaminated)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]

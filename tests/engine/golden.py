@@ -1,0 +1,136 @@
+"""Reads the golden scenario files and compares a resolution with their expectations.
+
+A file holds one or more scenarios separated by a line ``---``. Lines::
+
+    # reasoning (comments explain how each expected value was derived by hand)
+    id: gunship-cannon-branch
+    trajectories: T1 T2 T3 T4        # red white blue internal
+    players: 4                       # optional: checks the crew size against the player count
+    threat: 1 white E1-05            # turn, zone, card (one line per threat)
+    P1: C - A A                      # crew lines, seed:, tokens: as in the plan notation
+    A1:
+    expect outcome: survived         # or: destroyed 7
+    expect score: 2
+    expect damage: red=0 white=1 blue=0
+    expect destroyed: E1-05          # card ids (a card twice if it was played twice)
+    expect survived: -
+    expect on-track: -
+    expect after 2: sh=1.0.1 thr=E1-05#1w@7   # a subset of the notation fields after turn 2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from authoring.engine import Result, make_setup, parse_plan, resolve
+from authoring.engine.notation import split_fields
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+_PLAN_KEYS = {"seed", "tokens", "draw"}
+
+
+@dataclass
+class Scenario:
+    """One golden case: its setup, plan and the expectations worked out by hand."""
+
+    id: str
+    source: str
+    trajectories: str = ""
+    players: int | None = None
+    threats: list[tuple[int, str, str]] = field(default_factory=list)
+    plan_lines: list[str] = field(default_factory=list)
+    expect: dict[str, str] = field(default_factory=dict)
+    after: dict[int, str] = field(default_factory=dict)
+
+    def run(self) -> Result:
+        """Resolves the scenario with a trace of the notation after each turn."""
+        setup = make_setup(self.threats, self.trajectories, self.players)
+        return resolve(setup, parse_plan("\n".join(self.plan_lines)), trace=True)
+
+
+def _parse_block(text: str, source: str) -> Scenario | None:
+    scenario = Scenario(id="", source=source)
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("expect after") \
+            else raw.strip()
+        if line.startswith("expect after"):
+            line = line.split(" #", 1)[0].strip()
+        if not line:
+            continue
+        key, _, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if key == "id":
+            scenario.id = value
+        elif key == "trajectories":
+            scenario.trajectories = value
+        elif key == "players":
+            scenario.players = int(value)
+        elif key == "threat":
+            turn, zone, card = value.split()
+            scenario.threats.append((int(turn), zone, card))
+        elif key.startswith("expect after"):
+            scenario.after[int(key.split()[2])] = value
+        elif key.startswith("expect "):
+            scenario.expect[key[7:]] = value
+        elif key in _PLAN_KEYS or key[:1] in "PA":
+            scenario.plan_lines.append(line)
+        else:
+            raise ValueError(f"{source}: unknown scenario line {raw!r}")
+    if not scenario.id:
+        return None
+    if not scenario.trajectories:
+        raise ValueError(f"{source}: scenario {scenario.id} has no trajectories line")
+    return scenario
+
+
+def load_scenarios() -> list[Scenario]:
+    """Returns every scenario of every ``scenarios/*.txt`` file."""
+    found = []
+    for path in sorted(SCENARIO_DIR.glob("*.txt")):
+        for block in path.read_text(encoding="utf-8").split("\n---"):
+            scenario = _parse_block(block, path.name)
+            if scenario is not None:
+                found.append(scenario)
+    return found
+
+
+def _cards(result: Result, fate: str) -> str:
+    cards = sorted(t.card for t in result.threats if t.fate == fate)
+    return " ".join(cards) or "-"
+
+
+def compare(scenario: Scenario, result: Result) -> list[str]:
+    """Returns the mismatches between a result and the expectations (empty when all agree)."""
+    problems: list[str] = []
+    # Per-turn "divide": the first turn whose expected notation fields differ comes first.
+    for turn in sorted(scenario.after):
+        if turn >= len(result.trace):
+            problems.append(f"after turn {turn}: the game ended before (turn {result.turn})")
+            continue
+        got = split_fields(result.trace[turn])
+        for key, want in split_fields(scenario.after[turn]).items():
+            if got[key] != want:
+                problems.append(f"after turn {turn}: {key} expected {want}, got {got[key]}")
+    actual = {
+        "outcome": "survived" if result.survived else f"destroyed {result.turn}",
+        "score": str(result.score.total) if result.score else "-",
+        "damage": " ".join(f"{z}={len(t)}" for z, t in result.damage.items()),
+        "destroyed": _cards(result, "destroyed"),
+        "survived": _cards(result, "survived"),
+        "on-track": _cards(result, "on-track"),
+    }
+    for key, want in scenario.expect.items():
+        if key not in actual:
+            problems.append(f"unknown expectation {key!r}")
+        elif key in ("destroyed", "survived", "on-track"):
+            if " ".join(sorted(want.split())) != " ".join(sorted(actual[key].split())):
+                problems.append(f"{key}: expected {want}, got {actual[key]}")
+        elif actual[key] != want:
+            problems.append(f"{key}: expected {want}, got {actual[key]}")
+    return problems
+
+
+def divide(result: Result) -> str:
+    """Returns the per-turn notation trace, one line per turn, for a failure message."""
+    return "\n".join(f"  after {turn:2}: {line}" for turn, line in enumerate(result.trace))

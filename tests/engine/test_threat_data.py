@@ -1,0 +1,76 @@
+"""Checks the packaged threat data: schema, counts, and that every hook it names exists."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from authoring.engine.threats.abilities import ABILITIES, OPS
+from authoring.engine.threats.cards import get_card, load_cards
+
+SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "threats.schema.json"
+
+
+def _raw() -> dict:  # type: ignore[type-arg]
+    text = resources.files("authoring.engine").joinpath("data/threats.json").read_text("utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def test_data_validates_against_the_schema() -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == "https://spacealert.invalid/schemas/threats.schema.json"
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(_raw()))
+    assert errors == []
+
+
+def test_schema_describes_every_property() -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    missing = []
+
+    def walk(node: object, path: str) -> None:
+        if isinstance(node, dict):
+            for name, sub in node.get("properties", {}).items():
+                if "description" not in sub:
+                    missing.append(f"{path}/{name}")
+            for key, sub in node.items():
+                walk(sub, f"{path}/{key}")
+        elif isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{path}/{i}")
+
+    walk(schema, "")
+    assert missing == []
+
+
+def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
+    cards = load_cards()
+    assert len(cards) == 103
+    base = [c for c in cards.values() if c.set == "base"]
+    assert len(base) == 55
+    assert all(c.playable for c in base)
+    assert not any(c.playable for c in cards.values() if c.set == "new-frontier")
+
+
+def test_every_operation_and_ability_is_registered() -> None:
+    for card in load_cards().values():
+        for op in (*card.x, *card.y, *card.z):
+            assert op[0] in OPS, (card.id, op)
+        for ability in card.abilities:
+            assert ability.partition(":")[0] in ABILITIES, (card.id, ability)
+
+
+def test_binding_decisions_are_in_the_data() -> None:
+    assert get_card("E1-01").y == (("attack_all", 1),)  # Pulse Ball Y 1
+    assert get_card("SE1-02").z == (("attack", 5),)  # Man-of-War Z 5
+    assert get_card("E1-09").z == (("attack", 5),)  # Amoeba Z 5
+    assert get_card("SI2-02").points_destroyed == 15  # Seeker
+    assert get_card("I2-06").speed == 2 and get_card("I2-06").z == (("attack_zone", "white", 3),)
+    assert get_card("E1-03").speed == 3 and get_card("I1-03").speed == 4
+    maelstrom = get_card("SE1-07")
+    assert (maelstrom.health, maelstrom.shield, maelstrom.speed) == (8, 3, 2)
+    assert "rocket-immune" not in get_card("SE2-05").abilities  # Nemesis is targetable
+    assert get_card("I2-03").y == (("move", "blue"),) and get_card("I2-04").y == (("move", "red"),)
