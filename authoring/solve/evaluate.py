@@ -1,0 +1,241 @@
+"""Expected score of a crew plan over the damage-token draws, by branching the draw tree.
+
+The damage-token draw is the only random element of the Resolution Round, so a plan's value is
+a finite weighted sum over the possible draw sequences. The evaluator plays the round one turn
+at a time from copied states; a turn that draws tokens is replayed once per outcome of each draw
+(weight 1/n for a draw among n tokens), so the result is **exact** whenever the tree has at most
+``budget + 1`` leaves. Past that budget a draw follows one outcome picked by a generator seeded
+per evaluation and keeps its whole weight: an unbiased stratified sample of the same tree, with
+the same samples for every plan (common random numbers keep comparisons between plans fair).
+Good plans take little damage, so their trees are small and their value is exact.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from authoring.engine import Plan, Setup, initial_state
+from authoring.engine.game import Game, ShipDestroyed, encode
+from authoring.engine.plan import BLANK_ACTION, SLOTS, CrewPlan
+from authoring.engine.scoring import score_state
+from authoring.engine.state import DESTROYED, State
+
+#: In the soft rules of the search, damage past the 6th token of a zone does not end the
+#: mission: each such point costs this much (plus ``OVERFLOW_BASE`` once), so the search can
+#: tell a plan that misses survival by one damage from one that misses it by ten.
+OVERFLOW_BASE = 30.0
+OVERFLOW_PER = 10.0
+#: Shaped value of a lost ship in the search: far below any surviving score, but better the
+#: later the ship falls and the more threats it destroyed first (a slope for the search).
+LOST_BASE = -100.0
+LOST_PER_TURN = 3.0
+
+Slots = list[list[int]]  # per crew member, 12 encoded actions
+
+
+@dataclass(frozen=True)
+class Value:
+    """A plan's value: search objective, expected score, survival probability, exactness."""
+
+    objective: float  # expected shaped value (lost ships below every surviving one)
+    expected: float  # expected score, a lost ship scoring 0 (rules §15)
+    survival: float  # probability that the ship survives
+    exact: bool  # True when every draw outcome was played
+    leaves: int  # draw sequences played to the end
+
+
+class _Branch(Exception):
+    """Raised by a probing run at the first draw that the evaluator will enumerate."""
+
+
+class _Draws:
+    """Stands in for ``random.Random`` inside ``Game``: replays a prefix, then branches.
+
+    In probe mode (``probe=True``) the first draw that would be enumerated raises ``_Branch``
+    so that the caller can go back to the start of that turn; draws past the budget are sampled
+    and recorded in ``made`` so that a replay repeats them.
+    """
+
+    __slots__ = ("budget", "extra", "made", "pos", "prefix", "probe", "sampler")
+
+    def __init__(self, prefix: list[int], sampler: random.Random, budget: list[int], *,
+                 probe: bool = False) -> None:
+        self.prefix = prefix
+        self.pos = 0
+        self.extra: list[tuple[int, int, bool]] = []  # (choices, chosen, enumerated)
+        self.made: list[int] = []
+        self.sampler = sampler
+        self.budget = budget  # shared one-item list: sibling runs still allowed
+        self.probe = probe
+
+    def randrange(self, n: int) -> int:
+        """Returns the prefix's choice, or 0 with siblings to enumerate, or a sampled choice."""
+        pos = self.pos
+        self.pos += 1
+        if pos < len(self.prefix):
+            return self.prefix[pos]
+        if n == 1:
+            chosen, enumerated = 0, True
+        elif self.budget[0] >= n - 1:
+            if self.probe:
+                raise _Branch
+            self.budget[0] -= n - 1
+            chosen, enumerated = 0, True
+        else:
+            chosen, enumerated = self.sampler.randrange(n), False
+        self.extra.append((n, chosen, enumerated))
+        self.made.append(chosen)
+        return chosen
+
+
+class Evaluator:
+    """Evaluates many crew plans against one setup without building ``Plan`` objects.
+
+    ``labels`` are the crew labels in seat order; a plan is given as encoded slots
+    (``encode_plan``). ``budget`` bounds the extra leaves of the draw tree (0: one sampled
+    draw sequence); ``sample_seed`` seeds the sampled branches past the budget. ``soft``
+    plays the search's soft rules (see ``OVERFLOW_BASE``): the objective then ranks plans
+    that lose the ship by how far they are from surviving, and ``expected``/``survival``
+    count an overflowing ship as lost.
+    """
+
+    def __init__(self, setup: Setup, labels: tuple[str, ...], *, budget: int = 64,
+                 sample_seed: int = 0, soft: bool = False) -> None:
+        self.setup = setup
+        self.game: type[Game] = _SoftGame if soft else Game
+        self.labels = labels
+        self.budget = budget
+        self.sample_seed = sample_seed
+        blank = Plan(tuple(CrewPlan(label, (BLANK_ACTION,) * SLOTS) for label in labels))
+        self.start: State = initial_state(setup, blank)
+        self.evaluations = 0
+
+    def evaluate(self, slots: Slots,
+                 leaves_out: list[tuple[float, list[list[int]]]] | None = None) -> Value:
+        """Returns the value of a plan given as encoded slots per crew member.
+
+        ``leaves_out`` receives each played draw sequence: its weight and the damage tokens
+        drawn per zone in order (for replaying it through the engine's ``resolve``).
+        """
+        self.evaluations += 1
+        state = self.start.copy()
+        for member, row in zip(state.crew, slots, strict=True):
+            member.slots = row[:]
+        sampler = random.Random(self.sample_seed)
+        budget = [self.budget]
+        exact = True
+        objective = expected = survival = 0.0
+        leaves = 0
+        # Each node owns its state: it is played on in place until a draw must branch.
+        nodes: list[tuple[State, float, bool]] = [(state, 1.0, False)]
+        while nodes:
+            node, weight, sampled = nodes.pop()
+            branch_turn, node, sampled_now = self._play_until_branch(node, sampler, budget)
+            sampled = sampled or sampled_now
+            if branch_turn:
+                for child, share, child_sampled in self._branch_turn(
+                        node, branch_turn, weight, sampler, budget):
+                    nodes.append((child, share, sampled or child_sampled))
+                continue
+            exact = exact and not sampled
+            leaves += 1
+            if leaves_out is not None:
+                leaves_out.append((weight, [tokens[:] for tokens in node.tokens]))
+            over: int = getattr(node, "overflow", 0)
+            if node.lost:
+                objective += weight * _lost_value(node)
+            elif over:
+                total = score_state(node).total
+                objective += weight * (total - OVERFLOW_BASE - OVERFLOW_PER * over)
+            else:
+                total = score_state(node).total
+                objective += weight * total
+                expected += weight * total
+                survival += weight
+        return Value(objective, expected, survival, exact, leaves)
+
+    def _play_until_branch(self, node: State, sampler: random.Random,
+                           budget: list[int]) -> tuple[int, State, bool]:
+        """Plays to the end, or stops at the turn whose draw branches.
+
+        Returns (branching turn or 0, the state at the start of that turn or at the end,
+        whether a draw was sampled on the way).
+        """
+        origin = node.copy()
+        draws = _Draws([], sampler, budget, probe=True)
+        game = self.game(node, draws, record=False)  # type: ignore[arg-type]
+        made_before = 0
+        turn = node.turn + 1
+        try:
+            while turn <= 13:
+                made_before = len(draws.made)
+                _play(game, node, turn)
+                if node.lost:
+                    break
+                turn += 1
+        except _Branch:
+            # Replay the turns before the branching one, repeating their sampled draws.
+            replay = _Draws(draws.made[:made_before], sampler, budget)
+            game = self.game(origin, replay, record=False)  # type: ignore[arg-type]
+            for earlier in range(origin.turn + 1, turn):
+                _play(game, origin, earlier)
+            return turn, origin, any(not e for _, _, e in draws.extra[:made_before])
+        return 0, node, any(not e for _, _, e in draws.extra)
+
+    def _branch_turn(self, node: State, turn: int, weight: float, sampler: random.Random,
+                     budget: list[int]) -> list[tuple[State, float, bool]]:
+        """Plays one turn once per enumerated draw outcome; returns (state, weight, sampled)."""
+        children: list[tuple[State, float, bool]] = []
+        pending: list[tuple[list[int], float]] = [([], weight)]
+        while pending:
+            prefix, w = pending.pop()
+            child = node.copy()
+            draws = _Draws(prefix, sampler, budget)
+            _play(self.game(child, draws, record=False), child, turn)  # type: ignore[arg-type]
+            chosen = list(prefix)
+            sampled = False
+            for n, pick, enumerated in draws.extra:
+                if enumerated:
+                    share = w / n
+                    pending.extend(([*chosen, other], share) for other in range(1, n))
+                    w = share
+                else:
+                    sampled = True
+                chosen.append(pick)
+            children.append((child, w, sampled))
+        return children
+
+
+class _SoftGame(Game):
+    """The engine's round, except that damage past a zone's 6th token is only counted."""
+
+    def damage_ship(self, zone: int, points: int, source: str) -> None:
+        """Draws tokens while the zone has some left; counts the rest on the state."""
+        room = 6 - len(self.state.tokens[zone])
+        if points > room:
+            over: int = getattr(self.state, "overflow", 0)
+            self.state.overflow = over + points - room  # type: ignore[attr-defined]
+            points = room
+        super().damage_ship(zone, points, source)
+
+
+def _play(game: Game, state: State, turn: int) -> None:
+    """Plays turn 1-12 or the closing step (13); marks the state lost if the ship falls."""
+    try:
+        if turn <= 12:
+            game.play_turn(turn)
+        else:
+            game.closing_step()
+    except ShipDestroyed:
+        state.lost = turn
+
+
+def _lost_value(state: State) -> float:
+    destroyed = sum(th.card.points_destroyed for th in state.threats if th.status == DESTROYED)
+    return LOST_BASE + LOST_PER_TURN * state.lost + destroyed
+
+
+def encode_plan(plan: Plan) -> Slots:
+    """Returns the encoded slots of each crew member of a plan."""
+    return [[encode(a) for a in member.actions] for member in plan.crew]
