@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import timeline, validate
+from authoring.cli import solve, timeline, validate
 
 app = typer.Typer(
     name="spacealert",
@@ -22,6 +22,7 @@ app = typer.Typer(
 )
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
+app.add_typer(solve.app)
 
 
 def _show_version(value: bool) -> None:

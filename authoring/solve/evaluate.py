@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from authoring.engine import Plan, Setup, initial_state
-from authoring.engine.game import Game, ShipDestroyed, encode
-from authoring.engine.plan import BLANK_ACTION, SLOTS, CrewPlan
+from authoring.engine.game import KIND_MASK, Game, ShipDestroyed, encode
+from authoring.engine.plan import BLANK_ACTION, LIFT, SLOTS, CrewPlan
+from authoring.engine.plan import A as ACT_A
+from authoring.engine.ship import GRAVOLIFT, LOWER_CANNON, STRUCTURAL, UPPER_CANNON
 from authoring.engine.scoring import score_state
 from authoring.engine.state import DESTROYED, State
 
@@ -204,7 +207,9 @@ class Evaluator:
                     sampled = True
                 chosen.append(pick)
             children.append((child, w, sampled))
-        return children
+        merged = _merge_equivalent(children, turn)
+        budget[0] += len(children) - len(merged)  # fewer leaves than reserved
+        return merged
 
 
 class _SoftGame(Game):
@@ -218,6 +223,50 @@ class _SoftGame(Game):
             self.state.overflow = over + points - room  # type: ignore[attr-defined]
             points = room
         super().damage_ship(zone, points, source)
+
+
+def _merge_equivalent(children: list[tuple[State, float, bool]],
+                      turn: int) -> list[tuple[State, float, bool]]:
+    """Merges sibling states whose futures are the same, adding up their weights.
+
+    Drawn tokens count as a set (the order never matters again), and a token whose part the
+    rest of the plan never uses is as good as a structural one: a gravolift token when no
+    crew member has a gravolift card left, cannon tokens when nobody has an A card left.
+    """
+    if len(children) < 2:
+        return children
+    lift = cannon = False
+    for member in children[0][0].crew:
+        for code in member.slots[min(turn, 12):]:
+            kind = code & KIND_MASK
+            lift = lift or kind == LIFT
+            cannon = cannon or kind == ACT_A
+    inert = {STRUCTURAL}
+    if not lift:
+        inert.add(GRAVOLIFT)
+    if not cannon:
+        inert.update((UPPER_CANNON, LOWER_CANNON))
+    groups: dict[tuple[tuple[int, ...], ...], list[list[Any]]] = {}
+    for state, weight, sampled in children:
+        key = tuple(tuple(sorted(STRUCTURAL if k in inert else k for k in zone))
+                    for zone in state.tokens)
+        for entry in groups.setdefault(key, []):
+            if _same_but_tokens(entry[0], state):
+                entry[1] += weight
+                entry[2] = entry[2] or sampled
+                break
+        else:
+            groups[key].append([state, weight, sampled])
+    return [(e[0], e[1], e[2]) for entries in groups.values() for e in entries]
+
+
+def _same_but_tokens(a: State, b: State) -> bool:
+    tokens_a, tokens_b = a.tokens, b.tokens
+    a.tokens = b.tokens = []
+    try:
+        return a == b
+    finally:
+        a.tokens, b.tokens = tokens_a, tokens_b
 
 
 def _play(game: Game, state: State, turn: int) -> None:
