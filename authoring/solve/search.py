@@ -23,7 +23,7 @@ from typing import Any
 from authoring.engine import Setup
 from authoring.engine.plan import SLOTS
 from authoring.solve.evaluate import Evaluator, Slots, Value
-from authoring.solve.moves import EMPTY, Mover, alphabet, fix_heroics
+from authoring.solve.moves import EMPTY, Mover, alphabet, downgrade, fix_heroics, is_heroic
 
 #: Extra draw-tree leaves per evaluation inside the search (cheap, common random numbers) …
 SEARCH_BUDGET = 0
@@ -265,11 +265,34 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
         scored.append((-value.objective, index, plan, value))
     scored.sort(key=lambda item: item[:3])
     _, _, best_plan, best_value = scored[0]
+    best_plan, best_value = simplify(request, final, best_plan, best_value)
     start_value = final.evaluate(start)
     rates = tuple(r.evaluations / r.seconds for r in results if r.seconds > 0)
     return Solution(best_plan, best_value, start_value, sum(r.iterations for r in results),
                     start_evals + sum(r.evaluations for r in results) + final.evaluations,
                     time.perf_counter() - began, rates, tuple(results))
+
+
+def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...], ...],
+             value: Value) -> tuple[tuple[tuple[int, ...], ...], Value]:
+    """Blanks every card whose removal does not lower the value (a plan a crew can read).
+
+    Also drops a heroic card for its plain half when that does as well. Deterministic.
+    """
+    rows = [list(row) for row in plan]
+    for member in free_rows(request):
+        for slot in range(SLOTS):
+            code = rows[member][slot]
+            for simpler in (EMPTY, downgrade(code) if is_heroic(code) else EMPTY):
+                if code == simpler:
+                    continue
+                rows[member][slot] = simpler
+                trial = evaluator.evaluate(rows)
+                if trial.objective >= value.objective - 1e-9:
+                    value, code = trial, simpler
+                    break
+                rows[member][slot] = code
+    return _freeze(rows), value
 
 
 def _run_pool(tasks: list[_Task], jobs: int,
