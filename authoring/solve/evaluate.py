@@ -104,8 +104,9 @@ class Evaluator:
     """
 
     def __init__(self, setup: Setup, labels: tuple[str, ...], *, budget: int = 64,
-                 sample_seed: int = 0, soft: bool = False) -> None:
+                 sample_seed: int = 0, soft: bool = False, max_runs: int | None = None) -> None:
         self.setup = setup
+        self.max_runs = 10 * budget + 100 if max_runs is None else max_runs
         self.game: type[Game] = _SoftGame if soft else Game
         self.labels = labels
         self.budget = budget
@@ -126,7 +127,7 @@ class Evaluator:
         for member, row in zip(state.crew, slots, strict=True):
             member.slots = row[:]
         sampler = random.Random(self.sample_seed)
-        budget = [self.budget]
+        budget = [self.budget, self.max_runs]  # sibling runs left, turn replays left
         exact = True
         objective = expected = survival = 0.0
         leaves = 0
@@ -194,6 +195,9 @@ class Evaluator:
         while pending:
             prefix, w = pending.pop()
             child = node.copy()
+            budget[1] -= 1
+            if budget[1] <= 0:
+                budget[0] = 0  # out of replays: sample from now on
             draws = _Draws(prefix, sampler, budget)
             _play(self.game(child, draws, record=False), child, turn)  # type: ignore[arg-type]
             chosen = list(prefix)

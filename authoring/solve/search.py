@@ -265,7 +265,8 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
         scored.append((-value.objective, index, plan, value))
     scored.sort(key=lambda item: item[:3])
     _, _, best_plan, best_value = scored[0]
-    best_plan, best_value = simplify(request, final, best_plan, best_value)
+    if best_value.exact:  # a lost cause is not worth the full draw tree per card
+        best_plan, best_value = simplify(request, final, best_plan, best_value)
     start_value = final.evaluate(start)
     rates = tuple(r.evaluations / r.seconds for r in results if r.seconds > 0)
     return Solution(best_plan, best_value, start_value, sum(r.iterations for r in results),
@@ -277,9 +278,13 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
              value: Value) -> tuple[tuple[tuple[int, ...], ...], Value]:
     """Blanks every card whose removal does not lower the value (a plan a crew can read).
 
-    Also drops a heroic card for its plain half when that does as well. Deterministic.
+    Also drops a heroic card for its plain half when that does as well. A one-sequence
+    evaluation screens each change first, so that only promising ones pay for the full
+    draw tree. Deterministic.
     """
     rows = [list(row) for row in plan]
+    quick = Evaluator(request.setup, request.labels, budget=0, sample_seed=request.seed)
+    quick_value = quick.evaluate(rows).objective
     for member in free_rows(request):
         for slot in range(SLOTS):
             code = rows[member][slot]
@@ -287,9 +292,13 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
                 if code == simpler:
                     continue
                 rows[member][slot] = simpler
+                screened = quick.evaluate(rows).objective
+                if screened < quick_value - 1e-9:
+                    rows[member][slot] = code
+                    continue
                 trial = evaluator.evaluate(rows)
                 if trial.objective >= value.objective - 1e-9:
-                    value, code = trial, simpler
+                    value, code, quick_value = trial, simpler, screened
                     break
                 rows[member][slot] = code
     return _freeze(rows), value

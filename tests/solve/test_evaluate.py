@@ -1,0 +1,73 @@
+"""The expected-score evaluator: exact against brute force through the engine's resolve."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from pathlib import Path
+
+import pytest
+
+from authoring.engine import make_setup, parse_plan, resolve
+from authoring.engine.plan import TOKEN_KINDS
+from authoring.mission import load_mission
+from authoring.solve import Evaluator, encode_plan, prepare, resolved_expectation, solve, to_plan
+
+REPO = Path(__file__).resolve().parents[2]
+
+# A Fighter (E1-07: attacks 1, 2, 3) in the white zone that nobody shoots: its X and Y hit
+# the ship while a heavy laser keeps firing (the upper-cannon token changes the laser).
+SETUP = make_setup([(1, "white", "E1-07")], "T1 T2 T3 T4")
+PLAN = parse_plan("P1: - - - - - - A A A\nP2: -\nP3: -\nP4: -")
+
+
+def _brute_force(setup, plan, zone: str, draws: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Averages ``resolve`` over every ordered choice of ``draws`` tokens in one zone."""
+    total = survived = 0.0
+    orders = list(itertools.permutations(TOKEN_KINDS, draws))
+    for order in orders:
+        result = resolve(setup, dataclasses.replace(plan, tokens={zone: order}), record=False)
+        assert sum(len(t) for t in result.damage.values()) == draws  # the order is all used
+        if result.survived:
+            survived += 1
+            total += result.score.total  # type: ignore[union-attr]
+    return total / len(orders), survived / len(orders)
+
+
+def test_exact_value_matches_brute_force_over_every_token_order() -> None:
+    first = resolve(SETUP, PLAN, record=False)
+    draws = len(first.damage["white"])
+    assert draws >= 2 and not first.damage["red"] and not first.damage["blue"]
+    expected, survival = _brute_force(SETUP, PLAN, "white", draws)
+    value = Evaluator(SETUP, ("P1", "P2", "P3", "P4"), budget=5000).evaluate(encode_plan(PLAN))
+    assert value.exact
+    assert value.expected == pytest.approx(expected, abs=1e-9)
+    assert value.survival == pytest.approx(survival, abs=1e-9)
+    # merging equivalent outcomes keeps far fewer sequences than the ordered draws
+    assert value.leaves < len(list(itertools.permutations(TOKEN_KINDS, draws)))
+
+
+def test_budget_zero_samples_one_sequence_and_says_so() -> None:
+    value = Evaluator(SETUP, ("P1", "P2", "P3", "P4"), budget=0).evaluate(encode_plan(PLAN))
+    assert value.leaves == 1 and not value.exact
+
+
+def test_plan_without_damage_is_exact_with_one_sequence() -> None:
+    plan = parse_plan("P1: A A\nP2: -\nP3: -\nP4: -")
+    value = Evaluator(SETUP, ("P1", "P2", "P3", "P4"), budget=0).evaluate(encode_plan(plan))
+    result = resolve(SETUP, plan, record=False)
+    assert value.exact and value.leaves == 1
+    assert result.survived and value.expected == result.score.total  # type: ignore[union-attr]
+
+
+def test_solved_official_plan_resolves_to_the_same_expected_score() -> None:
+    """Every draw sequence of the solver's plan, forced into the engine's resolve, averages
+    to the solver's expected score (mission 3, seeded draw)."""
+    problem = prepare(load_mission(REPO / "missions/official/mission-3.yaml"), seed=5)
+    solution = solve(problem.request(iterations=600, jobs=1, restarts=1))
+    plan = to_plan(problem, solution.slots)
+    assert resolved_expectation(problem, plan) == pytest.approx(solution.value.expected,
+                                                                abs=1e-9)
+    if solution.value.leaves == 1:  # no damage: any seed resolves to the same score
+        result = resolve(problem.setup, plan, record=False)
+        assert result.score is not None and result.score.total == solution.value.expected
