@@ -69,7 +69,7 @@ class _Draws:
         self.extra: list[tuple[int, int, bool]] = []  # (choices, chosen, enumerated)
         self.made: list[int] = []
         self.sampler = sampler
-        self.budget = budget  # shared one-item list: sibling runs still allowed
+        self.budget = budget  # shared: [sibling runs still allowed, turn replays left]
         self.probe = probe
 
     def randrange(self, n: int) -> int:
@@ -100,7 +100,9 @@ class Evaluator:
     draw sequence); ``sample_seed`` seeds the sampled branches past the budget. ``soft``
     plays the search's soft rules (see ``OVERFLOW_BASE``): the objective then ranks plans
     that lose the ship by how far they are from surviving, and ``expected``/``survival``
-    count an overflowing ship as lost.
+    count an overflowing ship as lost. ``max_runs`` caps the turn replays of one evaluation
+    (merged outcomes give budget back, so leaves alone do not bound the work); past it every
+    draw is sampled.
     """
 
     def __init__(self, setup: Setup, labels: tuple[str, ...], *, budget: int = 64,
