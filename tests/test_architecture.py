@@ -24,9 +24,10 @@ ALLOWED: dict[str, set[str]] = {
     "generate": {"generate", "mission", "engine", "lint", "errors", "_resources"},
     "report": {"report", "lint", "errors"},
     "render": {"render", "mission", "engine", "lint", "errors", "_resources"},
+    "solve": {"solve", "mission", "engine", "errors", "_resources"},
     "cli": {
         "cli", "mission", "engine", "audio", "lint", "generate", "report", "render",
-        "errors", "_resources", "",
+        "solve", "errors", "_resources", "",
     },
     "__main__": {"cli"},
 }
