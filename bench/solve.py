@@ -30,8 +30,8 @@ from authoring.solve import (  # noqa: E402
 
 def run(numbers: list[int], seed: int, iterations: int, jobs: int) -> list[float]:
     """Solves each mission; prints one table row per mission; returns the search rates."""
-    print(f"| mission | seed | draw | iterations | time to plan (s) | expected score "
-          f"| survival | exact | resolve check | evals/s (median per restart) |")
+    print("| mission | seed | draw | iterations | time to plan (s) | expected score "
+          "| survival | exact | resolve check | evals/s (median per restart) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     rates: list[float] = []
     for number in numbers:

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from ruamel.yaml import YAML
 
-from authoring.cli._common import err, reports_errors
+from authoring.cli._common import reports_errors
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import load_mission
 from authoring.solve import (
@@ -22,9 +22,11 @@ from authoring.solve import (
     load_draw,
     load_plan,
     prepare,
-    solve as run_solve,
     text_report,
     to_plan,
+)
+from authoring.solve import (
+    solve as run_solve,
 )
 
 app = typer.Typer()

@@ -20,8 +20,8 @@ from authoring.engine import Plan, Setup, initial_state
 from authoring.engine.game import KIND_MASK, Game, ShipDestroyed, encode
 from authoring.engine.plan import BLANK_ACTION, LIFT, SLOTS, CrewPlan
 from authoring.engine.plan import A as ACT_A
-from authoring.engine.ship import GRAVOLIFT, LOWER_CANNON, STRUCTURAL, UPPER_CANNON
 from authoring.engine.scoring import score_state
+from authoring.engine.ship import GRAVOLIFT, LOWER_CANNON, STRUCTURAL, UPPER_CANNON
 from authoring.engine.state import DESTROYED, State
 
 #: In the soft rules of the search, damage past the 6th token of a zone does not end the

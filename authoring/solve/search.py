@@ -8,6 +8,7 @@ a ``time_limit`` stops restarts by the clock, which gives up that guarantee.
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
@@ -248,9 +249,7 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
                               time.perf_counter() - began))
 
     if jobs == 1:
-        results = []
-        for task in tasks:
-            results.append(anneal(task, lambda d, b, i=task.index: tick(i, d, b)))
+        results = [anneal(task, functools.partial(tick, task.index)) for task in tasks]
     else:
         results = _run_pool(tasks, jobs, tick)
     candidates: dict[tuple[tuple[int, ...], ...], int] = {}
