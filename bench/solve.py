@@ -62,7 +62,7 @@ def main() -> None:
     parser.add_argument("missions", nargs="*", type=int, help="mission numbers 1-8")
     parser.add_argument("--all", action="store_true", help="solve missions 1-8")
     parser.add_argument("--seed", type=int, default=1, help="draw and search seed")
-    parser.add_argument("--iterations", type=int, default=40000, help="search budget")
+    parser.add_argument("--iterations", type=int, default=100000, help="search budget")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="worker processes")
     args = parser.parse_args()
     numbers = list(range(1, 9)) if args.all or not args.missions else args.missions

@@ -31,7 +31,7 @@ from authoring.solve import (
 
 app = typer.Typer()
 
-DEFAULT_ITERATIONS = 40000
+DEFAULT_ITERATIONS = 100000
 
 
 @app.command()

@@ -44,7 +44,7 @@ class Request:
     labels: tuple[str, ...]
     fixed: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # crew index -> slots
     seed: int = 0
-    iterations: int | None = 20000  # the whole budget, shared by the restarts
+    iterations: int | None = 100000  # the whole budget, shared by the restarts
     time_limit: float | None = None  # seconds of wall clock; not deterministic
     jobs: int = 1
     restarts: int = 4
@@ -221,6 +221,8 @@ def _keep_elite(elites: dict[tuple[tuple[int, ...], ...], float],
 
 def solve(request: Request, progress: Callable[[Progress], None] | None = None) -> Solution:
     """Searches the best plan for the request; calls ``progress`` now and then (main process)."""
+    if request.iterations is None and request.time_limit is None:
+        raise ValueError("expected an iteration budget or a time limit, got neither")
     began = time.perf_counter()
     evaluator = Evaluator(request.setup, request.labels, budget=SEARCH_BUDGET,
                           sample_seed=request.seed, soft=True)
