@@ -12,6 +12,7 @@ Good plans take little damage, so their trees are small and their value is exact
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -52,43 +53,77 @@ class _Branch(Exception):
     """Raised by a probing run at the first draw that the evaluator will enumerate."""
 
 
+Choice = tuple[int, bool]  # (index drawn among the tokens left, enumerated or sampled)
+
+
 class _Draws:
     """Stands in for ``random.Random`` inside ``Game``: replays a prefix, then branches.
 
-    In probe mode (``probe=True``) the first draw that would be enumerated raises ``_Branch``
-    so that the caller can go back to the start of that turn; draws past the budget are sampled
-    and recorded in ``made`` so that a replay repeats them.
+    The tokens of one attack on one zone (a batch, announced by ``new_batch``) are drawn
+    together, so only the *set* drawn matters: an enumerated batch of k draws among n tokens
+    visits each of the C(n, k) sets once, as its increasing sequence of indexes, with weight
+    k!/(n(n-1)…) spread as (j+1)/n over its j-th draw. A batch that the budget cannot pay for
+    is sampled as the engine would draw it, keeping its whole weight.
+
+    In probe mode (``probe=True``) a batch that would be enumerated raises ``_Branch`` so
+    that the caller can go back to the start of that turn; every choice is recorded in
+    ``made`` so that a replay repeats it.
     """
 
-    __slots__ = ("budget", "extra", "made", "pos", "prefix", "probe", "sampler")
+    __slots__ = ("batch_j", "batch_k", "batch_mode", "batch_prev", "budget", "extra", "made",
+                 "pos", "prefix", "probe", "sampler")
 
-    def __init__(self, prefix: list[int], sampler: random.Random, budget: list[int], *,
+    def __init__(self, prefix: list[Choice], sampler: random.Random, budget: list[int], *,
                  probe: bool = False) -> None:
         self.prefix = prefix
         self.pos = 0
-        self.extra: list[tuple[int, int, bool]] = []  # (choices, chosen, enumerated)
-        self.made: list[int] = []
+        self.extra: list[tuple[int, bool, int, float]] = []  # (chosen, enumerated, hi, factor)
+        self.made: list[Choice] = []
         self.sampler = sampler
         self.budget = budget  # shared: [sibling runs still allowed, turn replays left]
         self.probe = probe
+        self.new_batch(1)
+
+    def new_batch(self, k: int) -> None:
+        """Announces that the next ``k`` draws are one attack's tokens in one zone."""
+        self.batch_k = k
+        self.batch_j = 0
+        self.batch_prev = 0
+        self.batch_mode: bool | None = None
 
     def randrange(self, n: int) -> int:
-        """Returns the prefix's choice, or 0 with siblings to enumerate, or a sampled choice."""
+        """Returns the prefix's choice, the lowest index left to enumerate, or a sample."""
         pos = self.pos
         self.pos += 1
-        if pos < len(self.prefix):
-            return self.prefix[pos]
-        if n == 1:
-            chosen, enumerated = 0, True
-        elif self.budget[0] >= n - 1:
-            if self.probe:
-                raise _Branch
-            self.budget[0] -= n - 1
-            chosen, enumerated = 0, True
+        replay = pos < len(self.prefix)
+        if self.batch_j >= self.batch_k:  # a draw nobody announced: a batch of its own
+            self.new_batch(1)
+        j = self.batch_j
+        self.batch_j += 1
+        if self.batch_mode is None:
+            if replay:
+                self.batch_mode = self.prefix[pos][1]
+            else:
+                count = math.comb(n, self.batch_k)
+                if count == 1:
+                    self.batch_mode = True
+                elif self.budget[0] >= count - 1:
+                    if self.probe:
+                        raise _Branch
+                    self.budget[0] -= count - 1
+                    self.batch_mode = True
+                else:
+                    self.batch_mode = False
+        if self.batch_mode:
+            chosen = self.prefix[pos][0] if replay else self.batch_prev
+            if not replay:
+                self.extra.append((chosen, True, n - self.batch_k + j, (j + 1) / n))
+            self.batch_prev = chosen
         else:
-            chosen, enumerated = self.sampler.randrange(n), False
-        self.extra.append((n, chosen, enumerated))
-        self.made.append(chosen)
+            chosen = self.prefix[pos][0] if replay else self.sampler.randrange(n)
+            if not replay:
+                self.extra.append((chosen, False, chosen, 1.0))
+        self.made.append((chosen, self.batch_mode))
         return chosen
 
 
@@ -109,7 +144,7 @@ class Evaluator:
                  sample_seed: int = 0, soft: bool = False, max_runs: int | None = None) -> None:
         self.setup = setup
         self.max_runs = 10 * budget + 100 if max_runs is None else max_runs
-        self.game: type[Game] = _SoftGame if soft else Game
+        self.game: type[Game] = _SoftGame if soft else _BatchGame
         self.labels = labels
         self.budget = budget
         self.sample_seed = sample_seed
@@ -186,14 +221,14 @@ class Evaluator:
             game = self.game(origin, replay, record=False)  # type: ignore[arg-type]
             for earlier in range(origin.turn + 1, turn):
                 _play(game, origin, earlier)
-            return turn, origin, any(not e for _, _, e in draws.extra[:made_before])
-        return 0, node, any(not e for _, _, e in draws.extra)
+            return turn, origin, any(not e for _, e in draws.made[:made_before])
+        return 0, node, any(not e for _, e in draws.made)
 
     def _branch_turn(self, node: State, turn: int, weight: float, sampler: random.Random,
                      budget: list[int]) -> list[tuple[State, float, bool]]:
         """Plays one turn once per enumerated draw outcome; returns (state, weight, sampled)."""
         children: list[tuple[State, float, bool]] = []
-        pending: list[tuple[list[int], float]] = [([], weight)]
+        pending: list[tuple[list[Choice], float]] = [([], weight)]
         while pending:
             prefix, w = pending.pop()
             child = node.copy()
@@ -204,22 +239,33 @@ class Evaluator:
             _play(self.game(child, draws, record=False), child, turn)  # type: ignore[arg-type]
             chosen = list(prefix)
             sampled = False
-            for n, pick, enumerated in draws.extra:
+            for pick, enumerated, hi, factor in draws.extra:
                 if enumerated:
-                    share = w / n
-                    pending.extend(([*chosen, other], share) for other in range(1, n))
-                    w = share
+                    w *= factor
+                    pending.extend(([*chosen, (other, True)], w)
+                                   for other in range(pick + 1, hi + 1))
                 else:
                     sampled = True
-                chosen.append(pick)
+                chosen.append((pick, enumerated))
             children.append((child, w, sampled))
         merged = _merge_equivalent(children, turn)
         budget[0] += len(children) - len(merged)  # fewer leaves than reserved
         return merged
 
 
-class _SoftGame(Game):
-    """The engine's round, except that damage past a zone's 6th token is only counted."""
+class _BatchGame(Game):
+    """The engine's round, telling the draws how many tokens each attack takes at once."""
+
+    def damage_ship(self, zone: int, points: int, source: str) -> None:
+        """Announces the batch of draws, then lets the engine draw them."""
+        if points > 0:
+            draws: _Draws = self.rng  # type: ignore[assignment]
+            draws.new_batch(min(points, 6 - len(self.state.tokens[zone])))
+        super().damage_ship(zone, points, source)
+
+
+class _SoftGame(_BatchGame):
+    """The round with the search's soft rule: damage past a zone's 6th token is counted."""
 
     def damage_ship(self, zone: int, points: int, source: str) -> None:
         """Draws tokens while the zone has some left; counts the rest on the state."""

@@ -34,16 +34,33 @@ def _brute_force(setup: Setup, plan: Plan, zone: str, draws: int) -> tuple[float
     return total / len(orders), survived / len(orders)
 
 
-def test_exact_value_matches_brute_force_over_every_token_order() -> None:
-    first = resolve(SETUP, PLAN, record=False)
-    draws = len(first.damage["white"])
-    assert draws >= 2 and not first.damage["red"] and not first.damage["blue"]
-    expected, survival = _brute_force(SETUP, PLAN, "white", draws)
-    value = Evaluator(SETUP, ("P1", "P2", "P3", "P4"), budget=5000).evaluate(encode_plan(PLAN))
+# Plans that take 2-4 white damage, in attacks of several tokens, where which tokens come up
+# changes the score (a damaged gravolift delays, a damaged cannon or reactor weakens shots).
+CASES = [
+    ([(1, "white", "E1-07")], "- - - - - - A A A", "-"),
+    ([(2, "white", "E1-06"), (1, "white", "E1-02")], "- A A A l - - - C B - -",
+     "C - l l C C l C B B - B"),
+    ([(2, "white", "E1-07"), (1, "white", "E1-06")], "B - - B - - C B C - A C",
+     "- - l l - l l C - l C B"),
+    ([(3, "white", "E1-06"), (2, "white", "E1-07")], "A l B l - - C - l C A B",
+     "B - C A l A B A C - - C"),
+]
+
+
+@pytest.mark.parametrize(("events", "first", "second"), CASES)
+def test_exact_value_matches_brute_force_over_every_token_order(
+        events: list[tuple[int, str, str]], first: str, second: str) -> None:
+    setup = make_setup(events, "T1 T2 T3 T4")
+    plan = parse_plan(f"P1: {first}\nP2: {second}\nP3: -\nP4: -")
+    once = resolve(setup, plan, record=False)
+    draws = len(once.damage["white"])
+    assert draws >= 2 and not once.damage["red"] and not once.damage["blue"]
+    expected, survival = _brute_force(setup, plan, "white", draws)
+    value = Evaluator(setup, ("P1", "P2", "P3", "P4"), budget=5000).evaluate(encode_plan(plan))
     assert value.exact
     assert value.expected == pytest.approx(expected, abs=1e-9)
     assert value.survival == pytest.approx(survival, abs=1e-9)
-    # merging equivalent outcomes keeps far fewer sequences than the ordered draws
+    # drawn sets instead of orders, and merged equivalent outcomes: fewer sequences
     assert value.leaves < len(list(itertools.permutations(TOKEN_KINDS, draws)))
 
 
