@@ -79,7 +79,7 @@ def solve(
     Prints the plan as a 12-column table in plan notation (it can be fed to resolve), its
     expected score over the damage-token draws and its survival probability. The expectation
     is exact (every draw outcome played) unless the plan takes so much damage that the draw
-    tree has over 2000 branches; then it is a stratified sample and says so.
+    tree has over 20000 branches; then it is a stratified sample and says so.
     """
     if jobs is not None and jobs < 1:
         raise UsageError(f"expected --jobs of at least 1, got {jobs}")

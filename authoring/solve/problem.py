@@ -19,7 +19,7 @@ from authoring.engine.setup import FIGURES
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import Mission, load_document
 from authoring.solve.evaluate import Evaluator, encode_plan
-from authoring.solve.search import Request
+from authoring.solve.search import FINAL_BUDGET, FINAL_RUNS, Request
 
 
 @dataclass(frozen=True)
@@ -148,14 +148,16 @@ def to_plan(problem: Problem, slots: Sequence[Sequence[int]]) -> Plan:
     return Plan(crew, problem.draw, dict(problem.setup.trajectories), problem.seed)
 
 
-def resolved_expectation(problem: Problem, plan: Plan, *, budget: int = 2000) -> float:
+def resolved_expectation(problem: Problem, plan: Plan, *, budget: int = FINAL_BUDGET,
+                         max_runs: int = FINAL_RUNS) -> float:
     """Returns the plan's expected score replayed through the engine's ``resolve``.
 
     Every draw sequence the evaluator plays is forced into a copy of the plan (its ``tokens``)
     and resolved by the engine; the weighted mean of those scores must equal the evaluator's
     expected score (an independent check of the branching).
     """
-    evaluator = Evaluator(problem.setup, problem.labels, budget=budget, sample_seed=problem.seed)
+    evaluator = Evaluator(problem.setup, problem.labels, budget=budget, sample_seed=problem.seed,
+                          max_runs=max_runs)
     leaves: list[tuple[float, list[list[int]]]] = []
     evaluator.evaluate(encode_plan(plan), leaves)
     total = 0.0

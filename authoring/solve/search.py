@@ -28,8 +28,13 @@ from authoring.solve.moves import EMPTY, Mover, alphabet, downgrade, fix_heroics
 
 #: Extra draw-tree leaves per evaluation inside the search (cheap, common random numbers) …
 SEARCH_BUDGET = 0
-#: … and for the final verdict on the best candidates (exact for every plan a crew would play).
-FINAL_BUDGET = 2000
+#: … to screen the restarts' elite plans …
+SCREEN_BUDGET = 200
+FINALISTS = 3
+#: … and for the final verdict on the best few (exact for every plan a crew would play; the
+#: replay cap bounds the work on plans that take heavy damage).
+FINAL_BUDGET = 20000
+FINAL_RUNS = 40000
 #: Distinct best plans each restart keeps for the final, finer evaluation.
 ELITES = 3
 T_START = 4.0
@@ -78,7 +83,7 @@ class Solution:
 
     slots: tuple[tuple[int, ...], ...]
     value: Value
-    start_value: Value  # the heuristic start plan's value
+    start_value: Value  # the heuristic start plan's value (screening tree)
     iterations: int
     evaluations: int
     seconds: float
@@ -258,20 +263,26 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
     for result in sorted(results, key=lambda r: r.index):
         for _, plan in result.elites:
             candidates.setdefault(plan, result.index)
+    # Screen the candidates on a small draw tree, then judge the best few on the full one.
+    screen = Evaluator(request.setup, request.labels, budget=SCREEN_BUDGET,
+                       sample_seed=request.seed)
+    ranked = sorted((-screen.evaluate([list(row) for row in plan]).objective, index, plan)
+                    for plan, index in candidates.items())
     final = Evaluator(request.setup, request.labels, budget=FINAL_BUDGET,
-                      sample_seed=request.seed)
+                      sample_seed=request.seed, max_runs=FINAL_RUNS)
     scored = []
-    for plan, index in candidates.items():
+    for _, index, plan in ranked[:FINALISTS]:
         value = final.evaluate([list(row) for row in plan])
         scored.append((-value.objective, index, plan, value))
     scored.sort(key=lambda item: item[:3])
     _, _, best_plan, best_value = scored[0]
     if best_value.exact:  # a lost cause is not worth the full draw tree per card
         best_plan, best_value = simplify(request, final, best_plan, best_value)
-    start_value = final.evaluate(start)
+    start_value = screen.evaluate(start)
     rates = tuple(r.evaluations / r.seconds for r in results if r.seconds > 0)
     return Solution(best_plan, best_value, start_value, sum(r.iterations for r in results),
-                    start_evals + sum(r.evaluations for r in results) + final.evaluations,
+                    start_evals + sum(r.evaluations for r in results) + screen.evaluations
+                    + final.evaluations,
                     time.perf_counter() - began, rates, tuple(results))
 
 

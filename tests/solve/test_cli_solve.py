@@ -102,3 +102,11 @@ def test_help_says_which_budget_is_deterministic() -> None:
     result = runner.invoke(app, ["solve", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     assert "DETERMINISTIC" in result.stdout and "NOT deterministic" in result.stdout
+
+
+def test_time_limit_stops_the_search() -> None:
+    result = runner.invoke(app, ["solve", MISSION, "--fix", IDLE, "--time-limit", "1",
+                                 "--jobs", "1", "--restarts", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    search = json.loads(result.stdout)["search"]
+    assert search["iterations"] > 0 and search["seconds"] < 10

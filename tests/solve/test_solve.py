@@ -8,7 +8,7 @@ from pathlib import Path
 from authoring.engine import resolve
 from authoring.engine.plan import SLOTS
 from authoring.mission import load_mission
-from authoring.solve import load_plan, prepare, solve, to_plan
+from authoring.solve import Progress, load_plan, prepare, solve, to_plan
 from authoring.solve.moves import EMPTY, Mover, alphabet, is_heroic
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,3 +99,13 @@ def test_no_heroics_means_no_heroic_cards() -> None:
                       fixed=load_plan(DATA / "androids-idle.yaml"))
     solution = solve(problem.request(iterations=500, jobs=1, restarts=1, heroics=False))
     assert not any(is_heroic(code) for row in solution.slots for code in row)
+
+
+def test_progress_reports_climb_to_the_whole_budget() -> None:
+    problem = prepare(load_mission(DATA / "meteoroid.yaml"),
+                      fixed=load_plan(DATA / "androids-idle.yaml"))
+    seen: list[Progress] = []
+    solve(problem.request(iterations=300, jobs=1, restarts=2), seen.append)
+    assert seen and seen[-1].done == 300 and seen[-1].total == 300
+    assert [p.done for p in seen] == sorted(p.done for p in seen)
+    assert seen[-1].best >= seen[0].best
