@@ -1,7 +1,7 @@
 """Enforces the import layers of DEVELOPERS.md / style.md §3.
 
-mission <- engine <- lint / audio / generate <- render <- cli; nothing imports the CLI,
-and the engine uses the standard library only.
+mission <- engine <- lint / audio / generate / solve <- render <- publish <- cli; nothing
+imports the CLI, and the engine uses the standard library only.
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ ALLOWED: dict[str, set[str]] = {
     "report": {"report", "lint", "errors"},
     "render": {"render", "mission", "engine", "lint", "errors", "_resources"},
     "solve": {"solve", "mission", "engine", "errors", "_resources"},
+    # publish orchestrates a pack build: audio, sheets and the site, so it sits above both
+    "publish": {"publish", "render", "audio", "lint", "mission", "engine", "errors", "_resources"},
     "cli": {
-        "cli", "mission", "engine", "audio", "lint", "generate", "report", "render",
-        "solve", "errors", "_resources", "",
+        "cli", "mission", "engine", "audio", "lint", "generate", "report", "render", "solve",
+        "publish", "errors", "_resources", "",
     },
     "__main__": {"cli"},
 }

@@ -105,3 +105,18 @@ def test_shell_completion_is_available() -> None:
 
 def test_cli_is_a_typer_app() -> None:
     assert isinstance(app, typer.Typer)
+
+
+def test_schema_prints_the_mission_schema_and_its_path() -> None:
+    result = runner.invoke(app, ["schema", "mission"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["$id"].endswith("/mission.schema.json")
+    result = runner.invoke(app, ["schema", "--path"])
+    assert Path(result.stdout.strip()).name == "mission.schema.json"
+
+
+def test_unknown_schema_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["schema", "nope"])
+    assert result.exit_code == 2
+    assert "unknown schema 'nope': expected one of " in result.stderr
+    assert "mission" in result.stderr.split("expected one of ")[1]

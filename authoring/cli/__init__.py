@@ -11,7 +11,20 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli import solve, timeline, validate
+from authoring.cli import (
+    lint,
+    pack,
+    render,
+    resolve,
+    rules,
+    schema,
+    sheets,
+    simulate,
+    solve,
+    timeline,
+    validate,
+    voices,
+)
 
 app = typer.Typer(
     name="spacealert",
@@ -22,6 +35,15 @@ app = typer.Typer(
 )
 app.add_typer(validate.app)
 app.add_typer(timeline.app)
+app.add_typer(schema.app)
+app.add_typer(resolve.app)
+app.add_typer(sheets.app)
+app.add_typer(render.app)
+app.add_typer(voices.app)
+app.add_typer(lint.app)
+app.add_typer(rules.app)
+app.add_typer(simulate.app)
+app.add_typer(pack.app, name="pack")
 app.add_typer(solve.app)
 
 

@@ -1,4 +1,4 @@
-"""The rules engine: resolves a crew plan against a mission's threats (standard library only).
+"""Resolves a crew plan against a mission's threats: the rules engine (standard library only).
 
 Typical use::
 
@@ -12,28 +12,38 @@ Typical use::
 from __future__ import annotations
 
 from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
-from authoring.engine.game import Game, initial_state, resolve
+from authoring.engine.estimate import Estimate, estimate
+from authoring.engine.exact import ExactOutcome, exact_outcome
+from authoring.engine.game import Game, initial_state, resolve, resolve_mission
+from authoring.engine.levels import LEVELS, RuleLevel, get_level
 from authoring.engine.log import LogEntry, Result, Score, ThreatOutcome, format_result
 from authoring.engine.notation import notation, parse_notation
 from authoring.engine.plan import Action, CrewPlan, Plan, make_crew_plan, parse_action, parse_plan
 from authoring.engine.setup import Setup, ThreatEvent, make_setup, setup_from_mission
 
 __all__ = [
+    "LEVELS",
     "Action",
     "CrewPlan",
     "EngineError",
+    "Estimate",
+    "ExactOutcome",
     "Game",
     "LogEntry",
     "NotationError",
     "Plan",
     "PlanError",
     "Result",
+    "RuleLevel",
     "Score",
     "Setup",
     "SetupError",
     "ThreatEvent",
     "ThreatOutcome",
+    "estimate",
+    "exact_outcome",
     "format_result",
+    "get_level",
     "initial_state",
     "make_crew_plan",
     "make_setup",
@@ -42,5 +52,6 @@ __all__ = [
     "parse_notation",
     "parse_plan",
     "resolve",
+    "resolve_mission",
     "setup_from_mission",
 ]

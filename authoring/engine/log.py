@@ -1,4 +1,4 @@
-"""Resolution output: the turn-by-turn log, threat fates, score breakdown and the text report."""
+"""Describes the resolution output (log, threat fates, score) and formats the text report."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The canonical one-line text of a state between turns, and its parser (like chess FEN).
+"""Writes and parses the canonical one-line text of a state between turns (like chess FEN).
 
 Fields, space-separated ``key=value`` in this order::
 
@@ -30,8 +30,15 @@ from __future__ import annotations
 import re
 
 from authoring.engine.errors import NotationError
-from authoring.engine.game import HEROIC_BIT, KIND_MASK, TRIP_BIT, encode
-from authoring.engine.plan import HMOVE, Action, parse_action
+from authoring.engine.plan import (
+    HEROIC_BIT,
+    HMOVE,
+    KIND_MASK,
+    TRIP_BIT,
+    Action,
+    encode,
+    parse_action,
+)
 from authoring.engine.ship import STATION_CODES, TOKEN_LETTERS, ZONE_LETTERS
 from authoring.engine.state import (
     ACTIVE_THREAT,

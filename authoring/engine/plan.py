@@ -1,4 +1,4 @@
-"""Crew plans: 12 action slots per crew member, the threat draw and the damage seed.
+"""Models crew plans: 12 action slots per crew member, the threat draw and the damage seed.
 
 The compact text form has one line per crew member, seats in order::
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from authoring.engine.errors import PlanError
@@ -66,6 +67,15 @@ class Action:
 
 
 BLANK_ACTION = Action()
+HEROIC_BIT = 16
+TRIP_BIT = 32
+KIND_MASK = 15
+
+
+def encode(action: Action) -> int:
+    """Packs an action into the small integer the engine dispatches on."""
+    return (action.kind | (HEROIC_BIT if action.heroic else 0)
+            | (TRIP_BIT if action.tripped else 0) | ((action.target + 1) << 8))
 
 
 def parse_action(token: str) -> Action:
@@ -90,6 +100,11 @@ class CrewPlan:
 
     label: str
     actions: tuple[Action, ...]
+
+    @cached_property
+    def codes(self) -> tuple[int, ...]:
+        """Returns the slots packed as the engine's small integers (computed once)."""
+        return tuple(encode(a) for a in self.actions)
 
     @property
     def android(self) -> bool:

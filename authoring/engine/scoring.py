@@ -1,4 +1,4 @@
-"""Scoring of a surviving ship (rules §15)."""
+"""Scores a surviving ship (rules §15)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engine's own setup (threat events, trajectories, crew size) and the mission adapter.
+"""Builds the engine's own setup (threats, trajectories, crew size) and adapts missions to it.
 
 The core never sees a mission: ``setup_from_mission`` turns one (duck-typed on
 ``authoring.mission.model.Mission``) plus a plan's draw into a ``Setup``.
@@ -9,12 +9,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from authoring.engine.errors import SetupError
+from authoring.engine.levels import get_level
 from authoring.engine.plan import ZONES, Plan
-from authoring.engine.threats.cards import get_card, load_cards
+from authoring.engine.threats.cards import Card, get_card, load_cards
 from authoring.engine.trajectories import get_trajectory
+
+if TYPE_CHECKING:
+    from authoring.mission.model import Mission
+
+# Appearance order inside one turn (New Frontier only; rules §19/§20), by (external, serious).
+_SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
 
 #: Legal numbers of figures (players + androids) for each number of players (rules §16).
 FIGURES: Mapping[int, tuple[int, ...]] = {1: (4,), 2: (4, 5), 3: (4, 5), 4: (4, 5), 5: (5,)}
@@ -46,6 +54,7 @@ class Setup:
     threats: tuple[ThreatEvent, ...]
     trajectories: Mapping[str, str]
     players: int | None = None  # None: any crew size 1..5 (engine tests)
+    level: int = 4  # rule level (rules.md §17); 4 is the full game
 
     def __post_init__(self) -> None:
         if set(self.trajectories) != set(ZONES):
@@ -56,6 +65,35 @@ class Setup:
             raise SetupError(f"expected four different trajectories, got {' '.join(names)}")
         if self.players is not None and self.players not in FIGURES:
             raise SetupError(f"expected 1 to 5 players, got {self.players}")
+        rules = get_level(self.level)
+        for event in self.threats:
+            card = get_card(event.card)
+            if (card.serious and not rules.serious_threats) or (
+                    not card.external and not rules.internal_threats):
+                kind = "serious" if card.serious else "internal"
+                raise SetupError(f"expected no {kind} threat at rule level {rules.level} "
+                                 f"({rules.name}), got {card.id}")
+            if event.turn > rules.turns:
+                raise SetupError(f"expected threats in turns 1..{rules.turns} at rule level "
+                                 f"{rules.level}, got T+{event.turn}")
+        cards = [t.card.upper() for t in self.threats]
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        if twice:
+            raise SetupError(f"expected each threat card at most once, got {', '.join(twice)} "
+                             "more than once")
+
+    @cached_property
+    def appearance_order(self) -> tuple[tuple[Card, int, int], ...]:
+        """Returns (card, turn, zone index) of every threat in order of appearance."""
+        specs = [(get_card(e.card), e.turn, ZONES.index(e.zone)) for e in self.threats]
+        specs.sort(key=lambda t: (t[1], _SAME_TURN_ORDER[(t[0].external, t[0].serious)]))
+        return tuple(specs)
+
+    @cached_property
+    def track_names(self) -> tuple[str, str, str, str]:
+        """Returns the canonical board names for red, white, blue and internal."""
+        names = [get_trajectory(self.trajectories[z]).name for z in ZONES]
+        return (names[0], names[1], names[2], names[3])
 
     def check_crew(self, figures: int) -> None:
         """Raises ``SetupError`` when the plan's crew size does not fit the player count."""
@@ -79,15 +117,26 @@ def _deck_cards(external: bool, serious: bool, colour: str) -> list[str]:
     )
 
 
-def setup_from_mission(mission: Any, plan: Plan, *, figures: int | None = None) -> Setup:
+#: Rule level of each mission profile (authoring.mission.model.PROFILES); others: full game.
+PROFILE_LEVELS: Mapping[str, int] = {"test-run": 1}
+
+
+def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = None,
+                       level: int | None = None) -> Setup:
     """Builds a ``Setup`` from a mission model, the plan's draw and the crew size.
 
-    Unconfirmed reports are played as normal threats with 5 figures and ignored with fewer.
+    The players are the plan's ``P`` rows (no ``P`` row: a solo game), the figures all its rows;
+    the pair must be legal (rules §16: 4 or 5 figures, 4 in solo). Unconfirmed reports are
+    played as normal threats with 5 figures and ignored with fewer.
     A threat's card is, in order: the plan's draw entry, the mission's pinned card, or a card
     drawn from the mission's deck colours with a generator seeded by the plan's seed.
     Trajectories come from the plan, then the mission, then a seeded random choice.
+    ``level`` defaults to the mission profile's rule level (test runs: 1, others: 4).
     """
     crew = len(plan.crew) if figures is None else figures
+    # The crew is the plan's: its P rows are the players (none: a solo game of androids).
+    # ``mission.players`` only says whom the mission was written for.
+    players = max(1, sum(1 for member in plan.crew if not member.android))
     threats = list(mission.threats())
     if plan.draw and len(plan.draw) != len(threats):
         raise SetupError(f"expected {len(threats)} cards in the draw (one per mission threat), "
@@ -119,16 +168,18 @@ def setup_from_mission(mission: Any, plan: Plan, *, figures: int | None = None) 
     if trajectories is None:
         trajectories = dict(zip(ZONES, rng.sample([f"T{n}" for n in range(1, 8)], 4),
                                 strict=True))
-    setup = Setup(tuple(events), dict(trajectories), players=int(mission.players))
+    if level is None:
+        level = PROFILE_LEVELS.get(str(getattr(mission, "profile", "")), 4)
+    setup = Setup(tuple(events), dict(trajectories), players=players, level=level)
     setup.check_crew(crew)
     return setup
 
 
 def make_setup(threats: Iterable[tuple[int, str, str]], trajectories: str,
-               players: int | None = None) -> Setup:
+               players: int | None = None, level: int = 4) -> Setup:
     """Builds a setup from ``(turn, zone, card)`` triples and ``"T1 T2 T3 T4"``."""
     names = trajectories.split()
     if len(names) != 4:
         raise SetupError(f"expected 4 trajectories (red white blue internal), got {len(names)}")
     return Setup(tuple(ThreatEvent(t, z, c) for t, z, c in threats),
-                 dict(zip(ZONES, names, strict=True)), players)
+                 dict(zip(ZONES, names, strict=True)), players, level)

@@ -1,4 +1,4 @@
-"""Ship constants: stations, zones, capacities, weapons and damage tokens (rules §3, §4, §12.3)."""
+"""Defines the ship: stations, zones, capacities, weapons, damage tokens (rules §3, §4, §12.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The mutable game state between and during turns, with explicit cheap copies."""
+"""Holds the mutable game state between and during turns, with explicit cheap copies."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trajectory boards T1-T7: their lengths, action squares and distance bands."""
+"""Describes the trajectory boards T1-T7: lengths, action squares and distance bands."""
 
 from __future__ import annotations
 
@@ -13,6 +13,11 @@ class Trajectory:
     length: int
     x: tuple[int, ...]
     y: tuple[int, ...]
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """Returns the action letter of every square (index = square), built once per board."""
+        return _ACTION_TABLES[self.name]
 
     def action_at(self, square: int) -> str:
         """Returns 'x', 'y' or 'z' for an action square, '' for a plain one."""
@@ -36,6 +41,12 @@ TRAJECTORIES: dict[str, Trajectory] = {
         Trajectory("T6", 15, (10,), (7, 3)),
         Trajectory("T7", 16, (12,), (8, 5)),
     )
+}
+
+# Action letter per square of each board, built at import: the threat step reads it per square.
+_ACTION_TABLES: dict[str, tuple[str, ...]] = {
+    t.name: tuple(t.action_at(square) for square in range(t.length + 1))
+    for t in TRAJECTORIES.values()
 }
 
 # Distance band of each square (index = square number); built once, used by every shot.

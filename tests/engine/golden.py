@@ -6,6 +6,7 @@ A file holds one or more scenarios separated by a line ``---``. Lines::
     id: gunship-cannon-branch
     trajectories: T1 T2 T3 T4        # red white blue internal
     players: 4                       # optional: checks the crew size against the player count
+    level: 1                         # optional rule level 1-4 (default 4, the full game)
     threat: 1 white E1-05            # turn, zone, card (one line per threat)
     P1: C - A A                      # crew lines, seed:, tokens: as in the plan notation
     A1:
@@ -38,6 +39,7 @@ class Scenario:
     source: str
     trajectories: str = ""
     players: int | None = None
+    level: int = 4
     threats: list[tuple[int, str, str]] = field(default_factory=list)
     plan_lines: list[str] = field(default_factory=list)
     expect: dict[str, str] = field(default_factory=dict)
@@ -45,7 +47,7 @@ class Scenario:
 
     def run(self) -> Result:
         """Resolves the scenario with a trace of the notation after each turn."""
-        setup = make_setup(self.threats, self.trajectories, self.players)
+        setup = make_setup(self.threats, self.trajectories, self.players, self.level)
         return resolve(setup, parse_plan("\n".join(self.plan_lines)), trace=True)
 
 
@@ -66,6 +68,8 @@ def _parse_block(text: str, source: str) -> Scenario | None:
             scenario.trajectories = value
         elif key == "players":
             scenario.players = int(value)
+        elif key == "level":
+            scenario.level = int(value)
         elif key == "threat":
             turn, zone, card = value.split()
             scenario.threats.append((int(turn), zone, card))
@@ -132,5 +136,16 @@ def compare(scenario: Scenario, result: Result) -> list[str]:
 
 
 def divide(result: Result) -> str:
-    """Returns the per-turn notation trace, one line per turn, for a failure message."""
-    return "\n".join(f"  after {turn:2}: {line}" for turn, line in enumerate(result.trace))
+    """Returns the per-turn breakdown for a failure message: the start, then per turn only the
+    notation fields that changed (old -> new)."""
+    if not result.trace:
+        return "  (no trace)"
+    lines = [f"  start: {result.trace[0]}"]
+    before = split_fields(result.trace[0])
+    for turn, line in enumerate(result.trace[1:], 1):
+        after = split_fields(line)
+        changes = [f"{key} {before[key]} -> {value}" for key, value in after.items()
+                   if key != "t" and before[key] != value]
+        lines.append(f"  turn {turn:2}: " + ("; ".join(changes) or "no change"))
+        before = after
+    return "\n".join(lines)

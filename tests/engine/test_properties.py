@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 from hypothesis import given, settings
-from strategies import random_plan, random_setup, seeds
 
 from authoring.engine import parse_plan, resolve
 from authoring.engine.notation import notation, parse_notation
 from authoring.engine.ship import REACTOR, REACTOR_CAP, SHIELD, SHIELD_CAP
+from tests.engine.strategies import random_plan, random_setup, seeds
 
 PROFILE = settings(max_examples=60, deadline=None)
 

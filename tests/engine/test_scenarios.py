@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from golden import compare, divide, load_scenarios
+
+from tests.engine.golden import compare, divide, load_scenarios
 
 SCENARIOS = load_scenarios()
 
@@ -19,4 +20,34 @@ def test_scenario(scenario) -> None:  # type: ignore[no-untyped-def]
     problems = compare(scenario, result)
     if problems:
         pytest.fail(f"{scenario.source} {scenario.id}:\n  " + "\n  ".join(problems)
-                    + "\nper-turn notation:\n" + divide(result), pytrace=False)
+                    + "\nper-turn changes:\n" + divide(result), pytrace=False)
+
+
+def test_every_base_card_has_a_scenario() -> None:
+    from authoring.engine.threats.cards import load_cards
+
+    used = {card for s in SCENARIOS for _, _, card in s.threats}
+    base = {c.id for c in load_cards().values() if c.set == "base"}
+    assert sorted(base - used) == []
+
+
+def test_a_wrong_expectation_is_reported_with_the_turn() -> None:
+    from tests.engine.golden import Scenario
+
+    scenario = Scenario(id="x", source="inline", trajectories="T1 T2 T3 T4",
+                        threats=[(1, "white", "E1-10")], plan_lines=["P1: A"],
+                        expect={"score": "5"}, after={1: "re=2.3.2"})
+    problems = compare(scenario, scenario.run())
+    assert problems == ["after turn 1: re expected 2.3.2, got 2.2.2",
+                        "score: expected 5, got 4"]
+
+
+def test_divide_shows_what_changed_each_turn() -> None:
+    from tests.engine.golden import Scenario
+
+    scenario = Scenario(id="x", source="inline", trajectories="T1 T2 T3 T4",
+                        threats=[(1, "white", "E1-10")], plan_lines=["P1: A"])
+    lines = divide(scenario.run()).splitlines()
+    assert lines[0].startswith("  start: t=0 ")
+    assert lines[1] == "  turn  1: re 2.3.2 -> 2.2.2; thr E1-10#1w- -> E1-10#1wx1/d5"
+    assert lines[2] == "  turn  2: no change"

@@ -1,1 +1,1 @@
-"""Threat cards: their data (``cards``) and the hooks that give them their abilities."""
+"""Groups the threat cards: their data (``cards``) and the hooks of their abilities."""

@@ -1,4 +1,4 @@
-"""Threat abilities as named hooks: X/Y/Z operations, targeting filters, destruction effects.
+"""Registers threat abilities as named hooks: X/Y/Z operations, targeting, destruction.
 
 A card in ``threats.json`` lists its X, Y and Z as ``[operation, *arguments]`` and its card
 rules as ability ids. The core looks each name up here: ``OPS`` for square actions,
@@ -31,6 +31,7 @@ def op(name: str) -> Callable[[Op], Op]:
     """Registers a square operation under ``name``."""
 
     def register(func: Op) -> Op:
+        """Stores the function in ``OPS``."""
         OPS[name] = func
         return func
 
@@ -56,7 +57,8 @@ def _hit_zone(g: Game, th: ThreatState, zone: int, strength: int) -> None:
     if th.card.external:
         g.attack(th, zone, strength)
     elif strength > 0:
-        g.note("threat", f"{th.card.name} damages {ship.ZONE_NAMES[zone]} ({strength})")
+        if g.log is not None:
+            g.note("threat", f"{th.card.name} damages {ship.ZONE_NAMES[zone]} ({strength})")
         g.damage_ship(zone, strength * g.multiplier(zone), th.card.name)
 
 
@@ -146,7 +148,7 @@ def attack_players_here(g: Game, th: ThreatState) -> None:
 @op("destroy_ship")
 def destroy_ship(g: Game, th: ThreatState) -> None:
     """Destroys the ship (Nemesis, Alien, Fissure, Nuclear Device Z)."""
-    from authoring.engine.game import ShipDestroyed
+    from authoring.engine.damage import ShipDestroyed
 
     raise ShipDestroyed(f"{th.card.name} reached Z")
 
@@ -158,7 +160,8 @@ def destroy_ship(g: Game, th: ThreatState) -> None:
 def drain_shields(g: Game, th: ThreatState) -> None:
     """Empties all three shields."""
     g.state.shields[:] = [0, 0, 0]
-    g.note("threat", f"{th.card.name} drains all shields")
+    if g.log is not None:
+        g.note("threat", f"{th.card.name} drains all shields")
 
 
 @op("drain_each_shield")
@@ -337,7 +340,9 @@ def move(g: Game, th: ThreatState, direction: str) -> None:
 
 
 def _moved(g: Game, th: ThreatState) -> None:
-    g.note("threat", f"{th.card.name} is now in {'+'.join(STATION_CODES[s] for s in th.stations)}")
+    if g.log is not None:
+        where = "+".join(STATION_CODES[s] for s in th.stations)
+        g.note("threat", f"{th.card.name} is now in {where}")
 
 
 @op("change_deck")
@@ -460,8 +465,9 @@ def destroy_rocket(g: Game, th: ThreatState) -> None:
     """Destroys one stored rocket (Slime X)."""
     if g.state.rockets:
         g.state.rockets -= 1
-        g.note("threat", f"{th.card.name} destroys a rocket")
-        g._warheads_lose_rocket()
+        if g.log is not None:
+            g.note("threat", f"{th.card.name} destroys a rocket")
+        g.warheads_lose_rocket()
 
 
 @op("disable_stored_squad")
@@ -529,7 +535,8 @@ TARGET_FILTERS: dict[str, Callable[[ThreatState, int], bool]] = {
 def _debris(g: Game, th: ThreatState, by: CrewMember | None) -> None:
     strength = th.card.ability_arg("debris") * th.passes
     if strength:
-        g.note("damage", f"{th.card.name}'s debris hits {ship.ZONE_NAMES[th.zone]}")
+        if g.log is not None:
+            g.note("damage", f"{th.card.name}'s debris hits {ship.ZONE_NAMES[th.zone]}")
         g.attack(th, th.zone, strength)
 
 

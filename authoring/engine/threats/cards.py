@@ -34,18 +34,10 @@ class Card:
     x: tuple[Op, ...]
     y: tuple[Op, ...]
     z: tuple[Op, ...]
-    abilities: frozenset[str]
+    abilities: tuple[str, ...]  # in card order: hooks run in a fixed order in every process
     playable: bool
-
-    @property
-    def external(self) -> bool:
-        """Tells whether the card travels on an external zone's trajectory."""
-        return self.kind == "external"
-
-    @property
-    def malfunction(self) -> bool:
-        """Tells whether the card is an internal malfunction."""
-        return self.kind == "internal-malfunction"
+    external: bool  # travels on an external zone's trajectory (a field: read every step)
+    malfunction: bool  # an internal malfunction
 
     def ability_arg(self, name: str) -> int:
         """Returns the integer argument of an ability written ``name:N`` (0 if absent)."""
@@ -75,8 +67,10 @@ def _card(raw: dict[str, Any]) -> Card:
         x=tuple(tuple(op) for op in actions["x"]) if actions else (),
         y=tuple(tuple(op) for op in actions["y"]) if actions else (),
         z=tuple(tuple(op) for op in actions["z"]) if actions else (),
-        abilities=frozenset(raw["abilities"]),
+        abilities=tuple(raw["abilities"]),
         playable=actions is not None,
+        external=raw["kind"] == "external",
+        malfunction=raw["kind"] == "internal-malfunction",
     )
 
 

@@ -1,0 +1,30 @@
+"""Speech backends: each turns a text into samples for one voice's settings.
+
+Backends are created lazily through ``make_backend`` so that an optional one (gTTS, piper) is
+imported only when a voice uses it, and a missing program or package is reported with an
+install hint (exit 3).
+"""
+
+from __future__ import annotations
+
+from authoring.audio.backends.base import Backend, SynthesisError
+from authoring.audio.voice import Voice
+
+__all__ = ["Backend", "SynthesisError", "make_backend"]
+
+
+def make_backend(voice: Voice) -> Backend:
+    """Returns the speech backend of a TTS voice (espeak-ng, gtts or piper)."""
+    if voice.backend == "espeak-ng":
+        from authoring.audio.backends.espeak import EspeakBackend
+
+        return EspeakBackend(voice)
+    if voice.backend == "gtts":
+        from authoring.audio.backends.gtts import GttsBackend
+
+        return GttsBackend(voice)
+    if voice.backend == "piper":
+        from authoring.audio.backends.piper import PiperBackend
+
+        return PiperBackend(voice)
+    raise ValueError(f"voice {voice.id!r}: backend {voice.backend!r} does not synthesize text")

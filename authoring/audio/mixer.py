@@ -1,0 +1,127 @@
+"""Places clips into one buffer at exact sample positions, ducks the beds, guards the master.
+
+Every clip is added into a single float32 buffer at ``start_ms * 44100 // 1000``: no chained
+overlays, no concatenated silences, so nothing drifts. Speech ducks the alarm bed and the
+static; static replaces the bed while communications are down. The master is scaled down as a
+whole if it would peak above -1 dBFS, so it never clips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from authoring.audio.pcm import RATE, Samples, db_to_gain
+from authoring.mission.timeline import Cue
+
+RAMP_MS = 60
+BED_DUCK_DB = -15.0     # the bed under speech: another 15 dB down
+STATIC_DUCK_DB = -12.0  # static under speech
+MASTER_CEILING_DBFS = -1.0
+
+
+def start_sample(ms: int) -> int:
+    """Returns the sample index where a cue starting at ``ms`` begins."""
+    return ms * RATE // 1000
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A clip placed on the track for a cue."""
+
+    index: int
+    cue: Cue
+    start: int
+    samples: Samples
+
+    @property
+    def end(self) -> int:
+        """Returns the sample index just after the clip."""
+        return self.start + len(self.samples)
+
+
+def _regions(spans: Iterable[tuple[int, int]], ramp: int, n: int) -> list[tuple[int, int]]:
+    """Returns the merged sample ranges (ramps included) that the spans affect, within 0..n."""
+    merged: list[list[int]] = []
+    for s, e in sorted(spans):
+        lo, hi = max(0, s - ramp), min(n, e + ramp)
+        if hi <= lo:
+            continue
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return [(lo, hi) for lo, hi in merged]
+
+
+def duck(signal: Samples, ducks: Sequence[tuple[Sequence[tuple[int, int]], float]],
+         offset: int = 0) -> None:
+    """Lowers ``signal`` in place under each span, with short ramps; spans are absolute samples.
+
+    ``ducks`` pairs a list of spans with the gain to fall to under them (0.0 silences). Only
+    the affected stretches are touched, so the cost follows the ducked time, not the track's.
+    """
+    ramp = RAMP_MS * RATE // 1000
+    n = len(signal)
+    local = [([(s - offset, e - offset) for s, e in spans], floor) for spans, floor in ducks]
+    every = [span for spans, _ in local for span in spans]
+    for lo, hi in _regions(every, ramp, n):
+        gain = np.ones(hi - lo, np.float32)
+        idx = np.arange(lo, hi)
+        for spans, floor in local:
+            for s, e in spans:
+                if e + ramp <= lo or s - ramp >= hi:
+                    continue
+                down = np.clip((s - idx) / ramp, 0.0, 1.0)  # 1 before the ramp, 0 from s on
+                up = np.clip((idx - e) / ramp, 0.0, 1.0)    # 0 until e, 1 after the ramp
+                level = floor + (1.0 - floor) * np.maximum(down, up)
+                np.minimum(gain, level.astype(np.float32), out=gain)
+        signal[lo:hi] *= gain
+
+
+def mix(placed: Sequence[Placed], length: int, bed: Samples | None = None,
+        bed_span: tuple[int, int] = (0, 0)) -> tuple[Samples, float]:
+    """Returns the mixed mono track and the master gain applied (1.0 when none was needed).
+
+    ``bed`` (the alarm loop, starting at ``bed_span[0]``) is ducked in place to save a copy
+    of a track-long array.
+    """
+    track = np.zeros(length, np.float32)
+    speech = [(p.start, p.end) for p in placed if p.cue.speech]
+    statics = [p for p in placed if p.cue.kind == "static"]
+    if bed is not None:
+        lo, hi = max(0, bed_span[0]), min(length, bed_span[1])
+        if hi > lo:
+            part = bed[: hi - lo]
+            # fade the bed in and out, duck it under speech, drop it under static
+            duck(part, [([(lo - 10 * RATE, lo), (hi, hi + 10 * RATE)], 0.0),
+                        (speech, db_to_gain(BED_DUCK_DB)),
+                        ([(p.start, p.end) for p in statics], 0.0)], lo)
+            track[lo:hi] += part
+    for p in placed:
+        end = min(p.end, length)
+        clip = p.samples[: end - p.start]
+        if p.cue.kind == "static":
+            clip = np.array(clip, dtype=np.float32)
+            duck(clip, [(speech, db_to_gain(STATIC_DUCK_DB))], p.start)
+        track[p.start:end] += clip
+    peak = float(max(np.max(track), -np.min(track))) if length else 0.0
+    master = 1.0
+    ceiling = db_to_gain(MASTER_CEILING_DBFS)
+    if peak > ceiling:
+        master = ceiling / peak
+        track *= np.float32(master)
+    return track, master
+
+
+def to_stereo_pcm16(track: Samples) -> bytes:
+    """Returns the mono track as interleaved 16-bit stereo PCM bytes."""
+    from authoring.audio.pcm import to_int16
+
+    mono = to_int16(track)
+    stereo = np.empty((len(mono), 2), np.int16)
+    stereo[:, 0] = mono
+    stereo[:, 1] = mono
+    return stereo.tobytes()

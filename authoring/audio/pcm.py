@@ -1,0 +1,145 @@
+"""Sample-level helpers: WAV bytes in and out, resampling, trimming, filtering, loudness.
+
+Clips travel through the renderer as mono ``float32`` arrays at ``RATE`` (44.1 kHz) with full
+scale at 1.0. Resampling uses ``scipy.signal.resample_poly`` (pydub's ``set_frame_rate`` is a
+linear interpolator that leaves audible images above 11 kHz).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import wave
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+RATE = 44_100
+Samples = npt.NDArray[np.float32]
+
+SILENCE_DBFS = -50.0        # below this a sample counts as silence when trimming
+SHORT_CLIP_S = 0.4          # pyloudnorm needs at least one 400 ms block
+PEAK_OVER_LUFS_DB = 14.0    # a loudness-normalised word peaks about 14 dB above its LUFS
+CLIP_CEILING_DBFS = -1.0     # no clip may peak above this
+
+
+def db_to_gain(db: float) -> float:
+    """Returns the linear gain of ``db`` decibels."""
+    return float(10.0 ** (db / 20.0))
+
+
+def gain_to_db(gain: float) -> float:
+    """Returns ``gain`` in decibels (-inf for zero)."""
+    return 20.0 * math.log10(gain) if gain > 0 else -math.inf
+
+
+def rms_dbfs(x: npt.NDArray[Any]) -> float:
+    """Returns the RMS level of ``x`` in dBFS (full scale = 1.0)."""
+    if x.size == 0:
+        return -math.inf
+    return gain_to_db(float(np.sqrt(np.mean(np.square(x, dtype=np.float64)))))
+
+
+def from_int(data: bytes, width: int, channels: int) -> Samples:
+    """Returns little-endian PCM bytes as mono float32 (channels averaged)."""
+    if width == 1:
+        x = (np.frombuffer(data, np.uint8).astype(np.float32) - 128.0) / 128.0
+    elif width == 2:
+        x = np.frombuffer(data, "<i2").astype(np.float32) / 32768.0
+    elif width == 3:
+        raw = np.frombuffer(data, np.uint8).reshape(-1, 3)
+        ints = (raw[:, 0].astype(np.int32) | (raw[:, 1].astype(np.int32) << 8)
+                | (raw[:, 2].astype(np.int32) << 16))
+        ints = np.where(ints >= 1 << 23, ints - (1 << 24), ints)
+        x = ints.astype(np.float32) / float(1 << 23)
+    elif width == 4:
+        x = (np.frombuffer(data, "<i4").astype(np.float64) / 2.0**31).astype(np.float32)
+    else:
+        raise ValueError(f"unsupported sample width {width}")
+    if channels > 1:
+        x = x[: len(x) - len(x) % channels].reshape(-1, channels).mean(axis=1)
+    return np.ascontiguousarray(x, dtype=np.float32)
+
+
+def read_wav(data: bytes) -> tuple[Samples, int]:
+    """Returns the samples (mono float32) and rate of a PCM WAV file's bytes."""
+    with wave.open(io.BytesIO(data), "rb") as w:
+        frames = w.readframes(w.getnframes())
+        return from_int(frames, w.getsampwidth(), w.getnchannels()), w.getframerate()
+
+
+def to_int16(x: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
+    """Returns float samples as int16, rounded and clipped to full scale."""
+    # float32 is exact here: scaling by a power of two, then integers below 2**24
+    scaled = np.asarray(x, np.float32) * np.float32(32768.0)
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, -32768.0, 32767.0, out=scaled)
+    return scaled.astype(np.int16)
+
+
+def wav_bytes(x: npt.NDArray[Any], rate: int = RATE, channels: int = 1) -> bytes:
+    """Returns float samples (frames x channels, or mono) as 16-bit PCM WAV bytes."""
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(to_int16(x).tobytes())
+    return buffer.getvalue()
+
+
+def resample(x: Samples, rate: int, target: int = RATE) -> Samples:
+    """Returns ``x`` resampled from ``rate`` to ``target`` with a polyphase filter."""
+    if rate == target:
+        return x
+    from scipy.signal import resample_poly
+
+    g = math.gcd(rate, target)
+    return np.asarray(resample_poly(x, target // g, rate // g), dtype=np.float32)
+
+
+def trim(x: Samples, *, tail_ms: int = 30) -> Samples:
+    """Returns ``x`` without its leading silence and with at most ``tail_ms`` of trailing silence.
+
+    The first kept sample is the speech onset, so a clip placed at a cue's start sample is
+    heard exactly there.
+    """
+    loud = np.flatnonzero(np.abs(x) > db_to_gain(SILENCE_DBFS))
+    if loud.size == 0:
+        return x[:0]
+    end = min(len(x), int(loud[-1]) + 1 + tail_ms * RATE // 1000)
+    return x[int(loud[0]):end]
+
+
+def radio(x: Samples) -> Samples:
+    """Returns ``x`` through a ship-radio effect: 300-3400 Hz band and gentle saturation."""
+    if x.size < 64:
+        return x
+    from scipy.signal import butter, sosfiltfilt
+
+    sos = butter(4, [300.0, 3400.0], btype="bandpass", fs=RATE, output="sos")
+    # zero-phase filtering keeps the onset where it is
+    y = sosfiltfilt(sos, x.astype(np.float64))
+    peak = float(np.max(np.abs(y))) or 1.0
+    y = np.tanh(2.0 * y / peak) / math.tanh(2.0) * peak
+    return np.asarray(y, dtype=np.float32)
+
+
+def normalise(x: Samples, lufs: float) -> Samples:
+    """Returns ``x`` at ``lufs`` integrated loudness (under 400 ms: by peak), never clipping."""
+    if x.size == 0:
+        return x
+    peak = float(np.max(np.abs(x)))
+    if peak == 0.0:
+        return x
+    gain: float
+    if x.size >= int(SHORT_CLIP_S * RATE) + 1:
+        import pyloudnorm
+
+        loudness = float(pyloudnorm.Meter(RATE).integrated_loudness(x.astype(np.float64)))
+        gain = db_to_gain(lufs - loudness) if math.isfinite(loudness) else 1.0
+    else:
+        gain = db_to_gain(lufs + PEAK_OVER_LUFS_DB) / peak
+    gain = min(gain, db_to_gain(CLIP_CEILING_DBFS) / peak)
+    return np.asarray(x * gain, dtype=np.float32)

@@ -1,0 +1,23 @@
+"""Finds the external programs the renderer needs and says how to install a missing one."""
+
+from __future__ import annotations
+
+import shutil
+
+from authoring.errors import EnvironmentMissingError
+
+INSTALL_HINTS = {
+    "ffmpeg": "install it with `apt-get install ffmpeg` (Debian/Ubuntu) or `brew install ffmpeg`;"
+              " WAV output works without it (--format wav)",
+    "espeak-ng": "install it with `apt-get install espeak-ng` (Debian/Ubuntu) or "
+                 "`brew install espeak-ng`",
+}
+
+
+def require_program(name: str, purpose: str) -> str:
+    """Returns the path of program ``name``; raises ``EnvironmentMissingError`` when missing."""
+    found = shutil.which(name)
+    if found is None:
+        hint = INSTALL_HINTS.get(name, f"install {name} and put it on PATH")
+        raise EnvironmentMissingError(f"{name} is not installed (needed {purpose})", hint=hint)
+    return found

@@ -1,0 +1,170 @@
+"""Loads voices: a speech backend, its settings and the phrase templates of one language.
+
+A voice file (``voices/<id>.yaml`` or a folder holding ``voice.yaml``) is validated by
+``schemas/voice.schema.json``. A voice may ``extends`` another one: it inherits the parent's
+phrases, sequences, settings and sound, and overrides any of them key by key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from authoring._resources import data_dir
+from authoring.errors import InvalidInputError, UsageError
+from authoring.mission import load_document
+
+DEFAULT_VOICE = "en"
+DEFAULT_SOUND: Mapping[str, Any] = {"radio": False, "loudness_lufs": -18.0, "bed_db": -30.0}
+
+
+@dataclass(frozen=True)
+class ClipPack:
+    """The recorded files of a ``clips`` voice: a manifest of phrase key → file."""
+
+    folder: Path
+    files: Mapping[str, str]
+    fallback: str | None = None
+    gap_ms: int = 120
+
+    def path(self, key: str) -> Path | None:
+        """Returns the recorded file for ``key``, or ``None`` when the pack has none on disk."""
+        name = self.files.get(key)
+        if name is None:
+            return None
+        path = self.folder / name
+        return path if path.is_file() else None
+
+
+@dataclass(frozen=True)
+class Voice:
+    """A resolved voice (``extends`` already applied)."""
+
+    id: str
+    name: str
+    language: str
+    backend: str
+    settings: Mapping[str, Any]
+    sound: Mapping[str, Any]
+    joiner: str
+    phrases: Mapping[str, str]
+    sequences: Mapping[str, tuple[str, ...]]
+    source: Path
+    clips: ClipPack | None = None
+    chain: tuple[str, ...] = field(default=())
+
+    @property
+    def radio(self) -> bool:
+        """Tells whether the speech gets the band-limited radio filter."""
+        return bool(self.sound.get("radio", False))
+
+    @property
+    def loudness_lufs(self) -> float:
+        """Returns the loudness target of every speech clip."""
+        return float(self.sound.get("loudness_lufs", DEFAULT_SOUND["loudness_lufs"]))
+
+    @property
+    def bed_db(self) -> float:
+        """Returns the alarm bed level relative to the speech (dB, negative)."""
+        return float(self.sound.get("bed_db", DEFAULT_SOUND["bed_db"]))
+
+
+def _plain(value: Any) -> Any:
+    """Returns ruamel containers as plain dicts and lists (stable, hashable as JSON)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def bundled_voices() -> list[str]:
+    """Returns the ids of the voices shipped with the toolkit, sorted."""
+    folder = data_dir("voices")
+    names = {p.stem for p in folder.glob("*.yaml")}
+    names |= {p.parent.name for p in folder.glob("*/voice.yaml")}
+    return sorted(names)
+
+
+def _voice_file(name: str, base: Path | None) -> Path:
+    candidates: list[Path] = []
+    as_path = Path(name)
+    if base is not None and not as_path.is_absolute():
+        candidates.append(base / as_path)
+    candidates.append(as_path)
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+        if candidate.is_dir() and (candidate / "voice.yaml").is_file():
+            return candidate / "voice.yaml"
+    folder = data_dir("voices")
+    for candidate in (folder / f"{name}.yaml", folder / name / "voice.yaml"):
+        if "/" not in name and candidate.is_file():
+            return candidate
+    known = ", ".join(bundled_voices())
+    raise UsageError(f"unknown voice {name!r}: expected a voice file or one of {known}",
+                     hint="`spacealert voices list` shows the voices")
+
+
+def _raw_chain(path: Path, seen: tuple[str, ...]) -> list[tuple[Path, dict[str, Any]]]:
+    doc = load_document(path, "voice")
+    data: dict[str, Any] = _plain(doc.data)
+    key = str(path.resolve())
+    if key in seen:
+        raise InvalidInputError(f"{path}: voice {data['id']!r} extends itself (through "
+                                f"{' → '.join(Path(s).name for s in seen)})")
+    parent = data.get("extends")
+    chain: list[tuple[Path, dict[str, Any]]] = []
+    if parent is not None:
+        try:
+            parent_path = _voice_file(str(parent), path.parent)
+        except UsageError as error:
+            line, col = doc.locate(["extends"])
+            raise InvalidInputError(f"{path}:{line}:{col}: extends {error.message}",
+                                    hint=error.hint) from None
+        chain = _raw_chain(parent_path, (*seen, key))
+    chain.append((path, data))
+    return chain
+
+
+def load_voice(name: str | Path = DEFAULT_VOICE) -> Voice:
+    """Returns the voice named ``name`` (bundled id, voice file or clip-pack folder)."""
+    path = _voice_file(str(name), None)
+    chain = _raw_chain(path, ())
+    merged: dict[str, Any] = {"settings": {}, "sound": dict(DEFAULT_SOUND), "phrases": {},
+                              "sequences": {}}
+    for _, data in chain:
+        for key in ("settings", "sound", "phrases", "sequences"):
+            merged[key].update(data.get(key, {}))
+        for key in ("id", "name", "language", "backend", "joiner", "clips"):
+            if key in data:
+                merged[key] = data[key]
+    own_path, own = chain[-1]
+    for key in ("language", "backend"):
+        if key not in merged:
+            raise InvalidInputError(f"{own_path}: voice {own['id']!r} has no {key!r} "
+                                    "(give it or extend a voice that has one)")
+    clips = None
+    if merged["backend"] == "clips":
+        raw = own.get("clips") or merged.get("clips")
+        if raw is None:
+            raise InvalidInputError(f"{own_path}: a clips voice needs a 'clips' manifest "
+                                    "(clips: {files: {alert: alert.wav, …}})")
+        clips = ClipPack(own_path.parent, dict(raw["files"]), raw.get("fallback"),
+                         int(raw.get("gap_ms", 120)))
+    return Voice(
+        id=str(own["id"]),
+        name=str(merged.get("name", own["id"])),
+        language=str(merged["language"]),
+        backend=str(merged["backend"]),
+        settings=dict(merged["settings"]),
+        sound=dict(merged["sound"]),
+        joiner=str(merged.get("joiner", " ")),
+        phrases=dict(merged["phrases"]),
+        sequences={k: tuple(v) for k, v in merged["sequences"].items()},
+        source=own_path,
+        clips=clips,
+        chain=tuple(str(d["id"]) for _, d in chain),
+    )

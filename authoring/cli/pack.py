@@ -1,0 +1,126 @@
+"""``spacealert pack``: builds a mission pack into a static website, previews it, starts one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authoring import __version__
+from authoring.cli._common import err, format_problem, reports_errors
+from authoring.errors import UsageError
+from authoring.publish import BuildOptions, PreviewServer, build_pack, new_pack
+from authoring.publish.build import MARKER
+from authoring.publish.manifest import MANIFEST
+
+app = typer.Typer(no_args_is_help=True,
+                  help="Build a mission pack into a static website with an in-browser player.")
+
+
+@app.command()
+@reports_errors
+def build(
+    packdir: Annotated[Path, typer.Argument(
+        help="The pack folder (holds pack.yaml).", show_default=False, metavar="PACKDIR")],
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", show_default=False, metavar="OUT",
+        help="The site folder (default: PACKDIR/_site). An existing folder is replaced only "
+             "if an earlier build wrote it.")] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Fail on lint warnings too, not only on errors.")] = False,
+    templates: Annotated[list[Path] | None, typer.Option(
+        "--templates", show_default=False, metavar="DIR",
+        help="A folder of templates that override the theme's (repeatable).")] = None,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="Synthesize every phrase again; neither read nor write the cache.")]
+        = False,
+    cache_dir: Annotated[Path | None, typer.Option(
+        "--cache-dir", show_default=False, metavar="DIR",
+        help="Clip and encoding cache folder (default: $SPACEALERT_CACHE_DIR or the "
+             "platform cache).")]
+        = None,
+    rate: Annotated[bool, typer.Option(
+        "--rate", help="Rate each mission's difficulty by simulation, on the scale of the "
+        "official missions (a few seconds per mission).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print problems only.")] = False,
+) -> None:
+    """Build the pack's website: checks, soundtracks, captions, sheets, pages and a zip.
+
+    Every mission is validated and linted first; errors (and warnings with --strict) stop the
+    build before anything is rendered (exit 1). Dates and zip timestamps come from
+    SOURCE_DATE_EPOCH when set, so the same input gives the same bytes.
+    """
+    for folder in templates or []:
+        if not folder.is_dir():
+            raise UsageError(f"--templates: expected a folder, got {str(folder)!r}")
+    options = BuildOptions(strict=strict, templates=tuple(templates or ()),
+                           use_cache=not no_cache, cache_dir=cache_dir,
+                           generator=f"spacealert-authoring {__version__}", rate=rate)
+    result = build_pack(packdir, output, options, progress=(lambda _: None) if quiet else err)
+    for problem in result.problems:
+        if problem.severity != "info" or not quiet:
+            err(f"{problem.severity}: {format_problem(problem)}")
+    typer.echo(str(result.out / "index.html"))
+    if not quiet:
+        err(f"built {_count(result.missions, 'mission')}, "
+            f"{_count(result.tracks, 'soundtrack')}: {_count(result.files, 'file')}, "
+            f"{result.size / 1_000_000:.1f} MB in {result.out}")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+@app.command()
+@reports_errors
+def serve(
+    path: Annotated[Path, typer.Argument(
+        help="A built site, or a pack folder (its PACKDIR/_site is served).",
+        metavar="PACKDIR_OR_SITE")] = Path("."),
+    port: Annotated[int, typer.Option(
+        "--port", "-p", min=0, max=65535, metavar="PORT",
+        help="The port on 127.0.0.1 (0 picks a free one).")]
+        = 8000,
+) -> None:
+    """Preview a built site on http://127.0.0.1:PORT/ (with the byte ranges audio seeking needs).
+
+    The server answers only on this computer. Stop it with Ctrl+C.
+    """
+    root = path
+    if (path / MANIFEST).is_file() and not (path / "index.html").is_file():
+        root = path / "_site"
+    if not (root / "index.html").is_file():
+        hint = f"build it first with `spacealert pack build {path}`" \
+            if (path / MANIFEST).is_file() else "give a built site or a pack folder"
+        raise UsageError(f"{root}: no index.html here to serve", hint=hint)
+    if not (root / MARKER).is_file():
+        err(f"note: {root} was not built by `spacealert pack build`; serving it anyway")
+    try:
+        server = PreviewServer(root, port)
+    except OSError as error:
+        raise UsageError(f"cannot listen on 127.0.0.1:{port}: {error.strerror}",
+                         hint="choose another --port (0 picks a free one)") from None
+    typer.echo(server.url)
+    err(f"serving {root} on {server.url} (Ctrl+C stops)")
+    with server:
+        server.serve_forever()
+
+
+@app.command("new")
+@reports_errors
+def new(
+    folder: Annotated[Path, typer.Argument(help="The new pack folder.", show_default=False,
+                                           metavar="DIR")],
+    title: Annotated[str | None, typer.Option(
+        "--title", show_default=False, metavar="TEXT",
+        help="The pack's title (default: from the folder name).")]
+        = None,
+) -> None:
+    """Start a pack: pack.yaml and one example mission that builds as it is.
+
+    Refuses a folder that exists and is not empty.
+    """
+    for written in new_pack(folder, title):
+        typer.echo(str(written))
+    err(f"next: spacealert pack build {folder}")

@@ -1,0 +1,102 @@
+"""``spacealert resolve``: plays a crew plan against a mission with the rules engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authoring.cli._common import reports_errors
+from authoring.engine import (
+    Estimate,
+    ExactOutcome,
+    Plan,
+    estimate,
+    exact_outcome,
+    format_result,
+    parse_plan,
+    resolve_mission,
+    setup_from_mission,
+)
+from authoring.errors import InvalidInputError
+from authoring.mission import load_document, load_mission
+
+app = typer.Typer()
+
+
+def _load_plan(path: Path) -> Plan:
+    """Reads a plan file: YAML/JSON checked against the plan schema, or the compact text form."""
+    if path.suffix == ".txt":
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise InvalidInputError(f"{path}: cannot read the plan: {error.strerror}") from None
+        return parse_plan(text)
+    return Plan.from_mapping(load_document(path, "plan").data)
+
+
+@app.command()
+@reports_errors
+def resolve(
+    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    plan: Annotated[Path, typer.Argument(
+        help="The crew plan: a YAML file (schemas/plan.schema.json) or the compact .txt form.",
+        show_default=False)],
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Seed of the damage-token draws (default: the plan's).")] = None,
+    level: Annotated[int | None, typer.Option(
+        "--level", min=1, max=4,
+        help="Rule level 1-4 (default: 1 for test runs, else 4, the full game).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    trace: Annotated[bool, typer.Option(
+        "--trace", help="Include the state notation after every turn.")] = False,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="Also give the exact win probability and expected score over every "
+        "damage-token draw.")] = False,
+    samples: Annotated[int, typer.Option(
+        "--samples", min=0,
+        help="Also estimate the odds over this many seeds (0: no estimate).")] = 0,
+) -> None:
+    """Resolve a crew plan against a mission: turn-by-turn log, outcome and score.
+
+    The plan gives each crew member's 12 actions, the threat cards and
+    trajectories that came up, and the seed of the damage-token draws.
+    Exit code 0 when the plan was resolved (whether or not the ship
+    survived), 1 for an invalid mission or plan.
+    """
+    loaded = load_mission(mission)
+    exact_result: ExactOutcome | None = None
+    estimated: Estimate | None = None
+    try:
+        crew_plan = _load_plan(plan)
+        result = resolve_mission(loaded, crew_plan, seed=seed, level=level, trace=trace)
+        if exact or samples:
+            setup = setup_from_mission(loaded, crew_plan, level=level)
+        if exact:
+            exact_result = exact_outcome(setup, crew_plan)
+        if samples:
+            estimated = estimate(setup, crew_plan, samples=samples,
+                                 seed=crew_plan.seed if seed is None else seed)
+    except ValueError as error:  # EngineError, or an exact outcome too large to follow
+        raise InvalidInputError(f"{plan}: {error}") from None
+    if as_json:
+        data = result.to_dict()
+        if exact_result is not None:
+            data["exact"] = exact_result.to_dict()
+        if estimated is not None:
+            data["estimate"] = estimated.to_dict()
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    typer.echo(format_result(result), nl=False)
+    if trace:
+        for turn, line in enumerate(result.trace):
+            typer.echo(f"after {turn:2}: {line}")
+    if exact_result is not None:
+        typer.echo(f"Exact: win probability {exact_result.win}, expected score of a win "
+                   f"{exact_result.expected_score}")
+    if estimated is not None:
+        mean = "-" if estimated.mean_score is None else f"{float(estimated.mean_score):.2f}"
+        typer.echo(f"Estimate over {samples} seeds: win rate {float(estimated.win_rate):.3f}, "
+                   f"mean score of a win {mean}")

@@ -1,0 +1,72 @@
+"""``spacealert sheets``: prints a mission's briefing, threat cards, comms-officer sheet or key."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authoring.cli._common import err, reports_errors
+from authoring.errors import UsageError
+from authoring.mission import load_mission
+from authoring.render.build import build_sheet
+
+app = typer.Typer()
+
+
+class Kind(StrEnum):
+    """The sheet kinds."""
+
+    briefing = "briefing"
+    threats = "threats"
+    comms_officer = "comms-officer"
+    answer_key = "answer-key"
+
+
+class PaperSize(StrEnum):
+    """The paper sizes."""
+
+    a4 = "a4"
+    letter = "letter"
+
+
+@app.command()
+@reports_errors
+def sheets(
+    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", show_default=False, metavar="OUT",
+        help="Output file, .pdf or .html (default: MISSION-KIND.pdf in the current folder).")]
+        = None,
+    kind: Annotated[Kind, typer.Option("--kind", "-k", help="Which sheet to print.")]
+        = Kind.briefing,
+    paper: Annotated[PaperSize, typer.Option("--paper", help="Paper size.")] = PaperSize.a4,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, show_default=False, metavar="N",
+        help="Answer key: draw the unpinned cards and trajectories with this seed.")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", min=1, max=5, show_default=False,
+        help="Player count (default: the mission's); unconfirmed reports need 5.")] = None,
+    templates: Annotated[list[Path] | None, typer.Option(
+        "--templates", show_default=False, metavar="DIR",
+        help="A folder of templates that override the packaged ones (repeatable).")] = None,
+) -> None:
+    """Print a mission sheet as PDF or HTML.
+
+    briefing: title, profile, decks, trajectories and a timeline picture.
+    threats: one block per threat card the mission's decks can bring up, with its tracks.
+    comms-officer: every announcement in time order with a tick box.
+    answer-key: the cards and trajectories of one draw (--seed N), for teaching.
+    """
+    target = output or Path(f"{mission.stem}-{kind.value}.pdf")
+    if target.suffix.lower() not in (".pdf", ".html", ".htm"):
+        raise UsageError(f"expected an output file ending in .pdf or .html, got {str(target)!r}")
+    for folder in templates or []:
+        if not folder.is_dir():
+            raise UsageError(f"--templates: expected a folder, got {str(folder)!r}")
+    loaded = load_mission(mission)
+    build_sheet(loaded, target, kind=kind.value, paper=paper.value, seed=seed,
+                players=players, templates=tuple(templates or ()))
+    err(f"wrote {target}")

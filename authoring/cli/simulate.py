@@ -1,0 +1,107 @@
+"""``spacealert simulate``: plays a mission many times with a crew model and prints statistics."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authoring.cli._common import err, reports_errors
+from authoring.errors import UsageError
+from authoring.lint.sim import CREW_SIMPLIFICATION, CREWS, SimulationStats, simulate
+from authoring.mission import load_mission
+from authoring.report.histogram import svg_histogram, text_histogram
+
+app = typer.Typer()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    folder = path.resolve().parent
+    handle, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _report(stats: SimulationStats) -> str:
+    scores = stats.scores
+    lines = [f"# {stats.mission}: {stats.games} games, crew {stats.crew}, seed {stats.seed}",
+             f"survival rate      {stats.survival_rate:.1%}",
+             f"difficulty         {stats.difficulty():.1f} / 100"]
+    if scores:
+        lines.append(f"score (survived)   mean {statistics.mean(scores):.1f}, median "
+                     f"{statistics.median(scores):g}, min {min(scores)}, max {max(scores)}")
+    lines.append("")
+    lines.append("score histogram (survived games):")
+    lines.append(text_histogram(scores).rstrip("\n"))
+    lines.append("")
+    lines.append("threats blamed for losses:")
+    killers = stats.killers().most_common()
+    lines += [f"  {name:<32} {count:>5} ({count / stats.games:.0%} of games)"
+              for name, count in killers] or ["  none"]
+    lines.append("")
+    lines.append("threats destroyed:")
+    lines += [f"  {label:<32} {rate:.0%}" for label, rate
+              in zip(stats.labels, stats.destroyed_rate(), strict=True)]
+    lines.append("")
+    lines.append("mean damage per zone: " + ", ".join(
+        f"{zone} {value:.2f}" for zone, value in stats.mean_damage().items()))
+    return "\n".join(lines) + "\n"
+
+
+@app.command("simulate")
+@reports_errors
+def simulate_command(
+    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=1_000_000,
+                                       help="Number of games.")] = 100,
+    crew: Annotated[str, typer.Option("--crew", help="Crew model: heuristic (fast) or planner "
+                                      "(local search with the engine).")] = "heuristic",
+    seed: Annotated[int, typer.Option("--seed", help="Seed: same seed, same numbers.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64,
+                                      help="Processes to use (results do not depend on it).")]
+    = 1,
+    iterations: Annotated[int, typer.Option("--iterations", min=0,
+                                            help="Planner search steps per phase.")] = 200,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write an SVG histogram of the "
+                                              "scores to this file.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")]
+    = False,
+) -> None:
+    """Play a mission many times with a crew model: survival, scores, killers, damage.
+
+    Each game draws threat cards from the mission's decks and random trajectories (unless
+    pinned), lets the crew plan (phase 1 knowing only phase-1 threats) and resolves the plan
+    with the rules engine.
+    """
+    if crew not in CREWS:
+        raise UsageError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
+    loaded = load_mission(mission)
+    options = {"iterations": iterations} if crew == "planner" else {}
+    stats = simulate(loaded, games=games, crew=crew, seed=seed, jobs=jobs,
+                     crew_options=options)
+    if as_json:
+        typer.echo(json.dumps({
+            "mission": stats.mission, "crew": stats.crew, "games": stats.games,
+            "seed": stats.seed, "survival_rate": stats.survival_rate,
+            "difficulty": round(stats.difficulty(), 2), "scores": stats.scores,
+            "killers": dict(stats.killers().most_common()),
+            "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),
+            "mean_damage": stats.mean_damage(),
+            "crew_model": CREW_SIMPLIFICATION}, indent=2))
+    else:
+        typer.echo(_report(stats), nl=False)
+    if plot is not None:
+        _write_atomically(plot, svg_histogram(
+            stats.scores, f"{stats.mission}: scores of {len(stats.scores)} survived games "
+            f"of {stats.games} ({stats.crew} crew, seed {stats.seed})"))
+        err(f"wrote {plot}")

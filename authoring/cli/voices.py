@@ -1,0 +1,132 @@
+"""``spacealert voices``: lists the voices, checks one, and prints the phrases it must say."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from authoring.audio import DEFAULT_VOICE, bundled_voices, load_voice
+from authoring.audio.phrases import coverage_problems, phrases
+from authoring.audio.voice import Voice
+from authoring.cli._common import err, reports_errors
+from authoring.errors import AuthoringError, InvalidInputError
+from authoring.mission import load_mission
+from authoring.mission.timeline import Timeline, compile_timeline
+
+app = typer.Typer(name="voices", help="List, check and inspect the voices.",
+                  no_args_is_help=True)
+
+
+def _available(voice: Voice) -> str:
+    if voice.backend == "espeak-ng":
+        return "ready" if shutil.which("espeak-ng") else "needs espeak-ng"
+    if voice.backend == "gtts":
+        return "online" if shutil.which("ffmpeg") else "needs ffmpeg"
+    if voice.backend == "piper":
+        try:
+            import piper  # noqa: F401
+        except ImportError:
+            return "needs the [piper] extra"
+        return "ready"
+    return "clips"
+
+
+@app.command("list")
+@reports_errors
+def list_voices(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the voices as JSON.")] = False,
+) -> None:
+    """List the bundled voices: id, language, backend, whether it can run here."""
+    rows = []
+    for name in bundled_voices():
+        voice = load_voice(name)
+        rows.append({"id": voice.id, "language": voice.language, "backend": voice.backend,
+                     "status": _available(voice), "name": voice.name,
+                     "default": voice.id == DEFAULT_VOICE})
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        mark = "*" if row["default"] else " "
+        typer.echo(f"{mark} {row['id']:<10} {row['language']:<4} {row['backend']:<10} "
+                   f"{row['status']:<24} {row['name']}")
+
+
+def _timelines(missions: list[Path], players: int | None) -> list[Timeline]:
+    return [compile_timeline(load_mission(m), players) for m in missions]
+
+
+@app.command()
+@reports_errors
+def check(
+    voice: Annotated[str, typer.Argument(help="Voice id, voice file or clip-pack folder.")],
+    missions: Annotated[list[Path] | None, typer.Option(
+        "--mission", "-m", help="Only the phrases these missions need (repeatable).",
+        show_default=False)] = None,
+) -> None:
+    """Check a voice: its file, phrase coverage of every cue kind, its backend, and for clip
+    packs the recordings that are missing (and whether the fallback voice covers them).
+
+    Exit 0 when the voice can speak everything, 1 when it cannot, 3 when its backend is not
+    installed.
+    """
+    chosen = load_voice(voice)
+    problems = coverage_problems(chosen)
+    for problem in problems:
+        typer.echo(f"problem: {problem}")
+    if problems:
+        raise InvalidInputError(f"voice {chosen.id!r} cannot speak every cue "
+                                f"({len(problems)} problem(s))")
+    from authoring.audio.backends import make_backend
+
+    if chosen.clips is None:
+        make_backend(chosen)  # raises with an install hint when the backend is missing
+        typer.echo(f"{chosen.id}: ok ({chosen.backend}, {chosen.language}, "
+                   f"{len(chosen.phrases)} phrases)")
+        return
+    needed = phrases(_timelines(missions, None) if missions else None, chosen)
+    missing = [f for f in needed if f.key != "text" and chosen.clips.path(f.key) is None]
+    for fragment in missing:
+        typer.echo(f"missing: {fragment.key}\t{fragment.text}")
+    recorded = len(needed) - len(missing)
+    summary = f"{chosen.id}: {recorded} of {len(needed)} phrases recorded"
+    if missing and chosen.clips.fallback is None:
+        raise InvalidInputError(f"{summary}; {len(missing)} missing and no fallback voice",
+                                hint="record them or set clips.fallback (e.g. en)")
+    if missing and chosen.clips.fallback is not None:
+        near = chosen.source.parent / chosen.clips.fallback
+        fallback = load_voice(near if near.exists() else chosen.clips.fallback)
+        try:
+            make_backend(fallback)
+        except AuthoringError as error:
+            err(f"warning: fallback voice {fallback.id!r} cannot run: {error.message}")
+            raise
+        typer.echo(f"{summary}; {len(missing)} missing, spoken by the fallback voice "
+                   f"{fallback.id!r}")
+    else:
+        typer.echo(f"{summary}: complete")
+
+
+@app.command("phrases")
+@reports_errors
+def list_phrases(
+    missions: Annotated[list[Path] | None, typer.Argument(
+        help="Mission files (default: every phrase any mission can need).",
+        show_default=False)] = None,
+    voice: Annotated[str, typer.Option("--voice", help="Voice id or voice file.")]
+        = DEFAULT_VOICE,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the phrases as JSON.")] = False,
+) -> None:
+    """Print every distinct phrase a voice must say (key and text), e.g. to record a clip pack."""
+    chosen = load_voice(voice)
+    found = phrases(_timelines(missions, None) if missions else None, chosen)
+    if as_json:
+        typer.echo(json.dumps([{"key": f.key, "text": f.text} for f in found], indent=2,
+                              ensure_ascii=False))
+        return
+    for fragment in found:
+        typer.echo(f"{fragment.key}\t{fragment.text}")

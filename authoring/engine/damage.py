@@ -1,0 +1,96 @@
+"""Applies damage to the ship: shields, doubling, damage tokens and capacities (rules §12)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from authoring.engine import ship
+from authoring.engine.ship import ZONE_NAMES
+from authoring.engine.state import ACTIVE_THREAT, ThreatState
+from authoring.engine.threats import abilities
+
+if TYPE_CHECKING:
+    from authoring.engine.game import Game
+
+
+class ShipDestroyed(Exception):
+    """Signals the loss of the ship; caught by the turn loop."""
+
+    def __init__(self, cause: str) -> None:
+        super().__init__(cause)
+        self.cause = cause
+
+
+def shield_cap(g: Game, zone: int) -> int:
+    """Returns the zone's shield capacity after damage tokens."""
+    return ship.SHIELD_CAP[zone] - (g.effects and ship.SHIELD in g.state.tokens[zone])
+
+
+def reactor_cap(g: Game, zone: int) -> int:
+    """Returns the zone's reactor capacity after damage tokens."""
+    return ship.REACTOR_CAP[zone] - (g.effects and ship.REACTOR in g.state.tokens[zone])
+
+
+def multiplier(g: Game, zone: int) -> int:
+    """Returns the Fissure doubling of damage that reaches a zone."""
+    mult = 1
+    for th in g.state.threats:
+        if th.status == ACTIVE_THREAT and th.level and (th.level == 2 or zone == ship.RED):
+            mult *= 2
+    return mult
+
+
+def damage_ship(g: Game, zone: int, points: int, source: str) -> None:
+    """Draws one damage token per point in a zone; a 7th token destroys the ship."""
+    if points <= 0:
+        return
+    st = g.state
+    drawn = st.tokens[zone]
+    if g.log is not None:
+        g.note("threat", f"{source}: {points} damage to {ZONE_NAMES[zone]}")
+    for _ in range(points):
+        if len(drawn) == 6:
+            raise ShipDestroyed(f"a 7th damage in the {ZONE_NAMES[zone]} zone")
+        forced = g.forced.get(zone)
+        while forced and forced[0] in drawn:
+            forced.pop(0)
+        if forced:
+            token = forced.pop(0)
+        else:
+            token = g.choose_token(zone, [k for k in range(6) if k not in drawn])
+        drawn.append(token)
+        if g.log is not None:
+            g.note("threat", f"{ZONE_NAMES[zone]} damage token: {ship.TOKEN_NAMES[token]}")
+        if token == ship.SHIELD:
+            st.shields[zone] = min(st.shields[zone], g.shield_cap(zone))
+        elif token == ship.REACTOR:
+            st.reactors[zone] = min(st.reactors[zone], g.reactor_cap(zone))
+
+
+def scout_bonus(g: Game, th: ThreatState) -> int:
+    """Returns the Scout's +1 for an external threat's attack (never for the Scout)."""
+    st = g.state
+    if st.scout_bonus and not abilities.is_scout(th):
+        return 1
+    for other in st.threats:
+        if other is not th and other.status == ACTIVE_THREAT and other.active \
+                and abilities.is_scout(other):
+            return 1
+    return 0
+
+
+def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool = True) -> None:
+    """Resolves an attack of a threat on a zone (rules §12.2)."""
+    st = g.state
+    if th.card.external:
+        strength += scout_bonus(g, th)
+        if shields:
+            absorbed = min(st.shields[zone], strength)
+            st.shields[zone] -= absorbed
+            strength -= absorbed
+        if "double-damage" in th.card.abilities:
+            strength *= 2
+    if g.log is not None:
+        g.note("threat", f"{th.card.name} attacks {ZONE_NAMES[zone]} "
+                            f"({strength} past the shields)")
+    g.damage_ship(zone, strength * g.multiplier(zone), th.card.name)

@@ -1,0 +1,69 @@
+"""The explicit registry of lint rules, and the problem codes the validator owns.
+
+Rules are listed one by one in ``authoring.lint.rules.RULE_MODULES``; this module builds the
+code → ``Rule`` mapping once and answers look-ups. The validator's own codes (parse, schema
+and playability problems) are listed here too so that ``spacealert rules`` can explain them;
+they are always reported and cannot be selected or ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+from authoring.errors import UsageError
+from authoring.lint.rule import Rule
+from authoring.lint.rules import RULE_MODULES
+
+#: Problems reported by ``spacealert validate`` (and by the linter before any rule runs).
+VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
+    "S001": ("yaml-syntax", "The file is not one well-formed YAML document (or it is empty)."),
+    "S002": ("duplicate-key", "A mapping repeats a key."),
+    "S003": ("unreadable-file", "The file cannot be read: missing, too large, binary or not "
+                                "UTF-8."),
+    "S004": ("alias-expansion", "YAML aliases expand to more than 100,000 values."),
+    "S100": ("schema", "The mission breaks a rule of schemas/mission.schema.json."),
+    "S101": ("unknown-key", "A key the mission format does not know."),
+    "S102": ("wrong-type", "A value of the wrong type (e.g. an unquoted time)."),
+    "S103": ("missing-key", "A required key is missing."),
+    "S104": ("invalid-value", "A value outside the allowed set or range."),
+    "M001": ("phase-count", "The profile's number of phases (2 for test-run, 3 otherwise)."),
+    "M002": ("phase-order", "Phase ends must increase strictly."),
+    "M003": ("event-after-end", "An event (or a communications-down) runs past the mission "
+                                "end."),
+    "M004": ("event-order", "Events must be listed in time order."),
+}
+
+
+#: The families in the order they are listed: schema, mission, timing, game, audio.
+FAMILY_ORDER = "SMTGA"
+
+
+@cache
+def all_rules() -> Mapping[str, Rule]:
+    """Returns every registered rule by code, in code order."""
+    rules: dict[str, Rule] = {}
+    names: dict[str, str] = {}
+    for module in RULE_MODULES:
+        rule = Rule.from_module(module)
+        if rule.code in rules or rule.code in VALIDATOR_CODES:
+            raise RuntimeError(f"duplicate rule code {rule.code}")
+        if rule.name in names:
+            raise RuntimeError(f"duplicate rule name {rule.name}")
+        rules[rule.code] = rule
+        names[rule.name] = rule.code
+    return dict(sorted(rules.items(), key=lambda item: (FAMILY_ORDER.index(item[0][0]),
+                                                        item[0])))
+
+
+def get(code_or_name: str) -> Rule:
+    """Returns the rule with this code or name; raises ``UsageError`` if there is none."""
+    rules = all_rules()
+    key = code_or_name.strip()
+    if key.upper() in rules:
+        return rules[key.upper()]
+    for rule in rules.values():
+        if rule.name == key:
+            return rule
+    raise UsageError(f"no such rule {code_or_name!r}: expected a code such as T104 or a name "
+                     "such as early-event", hint="run 'spacealert rules' to list every rule")

@@ -1,0 +1,106 @@
+"""Reports spoken cues that overlap once rendered with the chosen voice.
+
+**What it does.** Repeats ``T106``'s pairwise overlap check with the real length of each
+spoken cue as synthesized by the voice (``--voice``), measured by
+``authoring.audio.measure_cues(timeline, voice)`` (lint checklist item 8: "using real
+rendered lengths"; the clips are cached, so a second run is fast). Without ``--voice`` the
+rule falls back to the nominal lengths of the official recording and says so in each
+problem's hint; it then finds what ``T106`` finds.
+
+**Why it matters.** Nominal lengths are shorter than real audio: with real clip lengths 63 %
+of JSAMG missions contain two overlapping lines (soundtrack.md §6.2). A synthetic voice may
+speak more slowly than the CD.
+
+**Options.**
+
+* ``gap_ms`` — silence required between two spoken cues, in ms: ``0``.
+
+This rule is opt-in (``--select A``): it synthesizes every line of the mission.
+
+Passes::
+
+    phases: ["3:45", "7:30", "10:00"]
+    events:
+      - {at: "0:10", incoming_data: {}}
+      - {at: "0:20", threat: {turn: 1, zone: red}}
+
+Fails::
+
+    phases: ["3:45", "7:30", "10:00"]
+    events:
+      - {at: "0:10", threat: {turn: 1, zone: red}}
+      - {at: "0:15", incoming_data: {}}  # <- A101
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Sequence
+
+from authoring.lint.context import CueMeasurer, LintContext
+from authoring.lint.rule import Finding, Options
+from authoring.lint.rules.timing.overlapping import cue_label, cue_path, overlaps, spoken
+from authoring.mission.timecode import format_ms
+from authoring.mission.timeline import Timeline
+
+CODE = "A101"
+NAME = "overlapping-audio"
+SEVERITY = "error"
+NEEDS = "audio"
+DEFAULTS: dict[str, object] = {"gap_ms": 0}
+
+
+def default_measurer() -> CueMeasurer | None:
+    """Returns ``authoring.audio.measure_cues`` when the audio layer provides it."""
+    try:
+        module = importlib.import_module("authoring.audio")
+    except ImportError:
+        return None
+    measure = getattr(module, "measure_cues", None)
+    return measure if callable(measure) else None
+
+
+def measured_lengths(ctx: LintContext, timeline: Timeline) -> tuple[list[int], bool]:
+    """Returns the length of each spoken cue of ``timeline`` and whether it was measured.
+
+    ``measure_cues`` returns one length per cue of the timeline (sound effects included) or
+    one per speech cue, in timeline order; both are accepted. The start chirp keeps its
+    nominal length when only speech is measured.
+    """
+    cues = spoken(timeline.cues)
+    measure = ctx.measure or default_measurer()
+    if measure is None or ctx.voice is None:
+        return [c.nominal_ms for c in cues], False
+    key = f"measured:{ctx.voice}"
+    if key not in ctx.cache:
+        ctx.cache[key] = list(measure(timeline, ctx.voice))
+    measured: Sequence[int] = ctx.cache[key]
+    if len(measured) == len(timeline.cues):
+        by_id = {id(c): n for c, n in zip(timeline.cues, measured, strict=True)}
+    else:
+        speech_cues = [c for c in timeline.cues if c.speech]
+        if len(measured) != len(speech_cues):
+            raise ValueError(f"measure_cues returned {len(measured)} lengths for "
+                             f"{len(timeline.cues)} cues")
+        by_id = {id(c): n for c, n in zip(speech_cues, measured, strict=True)}
+    return [by_id.get(id(c), c.nominal_ms) for c in cues], True
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
+    """Yields a finding for each overlapping pair of spoken cues (measured lengths)."""
+    timeline = ctx.full_timeline
+    cues = spoken(timeline.cues)
+    lengths, measured = measured_lengths(ctx, timeline)
+    what = f"voice {ctx.voice}" if measured else "nominal lengths: no voice measured"
+    seen: set[tuple[int | None, int | None, str, str]] = set()
+    for first, second, overlap in overlaps(cues, lengths, int(options["gap_ms"])):
+        key = (first.event, second.event, first.kind, second.kind)
+        if key in seen:
+            continue
+        seen.add(key)
+        anchor = second if second.event is not None else first
+        yield Finding(cue_path(anchor),
+                      f"{cue_label(second)} at {format_ms(second.start_ms)} overlaps "
+                      f"{cue_label(first)} at {format_ms(first.start_ms)} by "
+                      f"{overlap / 1000:.1f} s ({what})",
+                      hint=None if measured else "pass --voice to measure the real audio")

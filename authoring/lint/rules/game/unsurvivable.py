@@ -1,0 +1,68 @@
+"""Reports a mission far harder than every official mission under the same crew model.
+
+**What it does.** Simulates the mission as ``G103`` does and reports an error when its
+difficulty exceeds the hardest official mission's (under the calibrated default settings) by
+more than ``margin`` points.
+
+**Why it matters.** A custom mission that the same crew model finds much harder than any
+official mission is probably unfair (too many serious threats on short turns, internal
+threats on top of each other …). The comparison is relative on purpose: the crew models are
+weak, so an absolute "lost in more than X % of the games" threshold would flag the official
+missions too (the planner crew loses most official games; see the report).
+
+**Options.** ``margin`` (10 difficulty points) and the simulation options of ``G103``.
+
+This rule is opt-in (``--select G``).
+
+Passes::
+
+    # options: {games: 2, iterations: 5}
+    phases: ["3:45", "7:30", "10:00"]
+    events:
+      - {at: "0:10", threat: {turn: 1, zone: red}}
+
+Fails (with ``margin: -100``, every mission is "too hard")::
+
+    # options: {games: 2, iterations: 5, margin: -100}
+    phases: ["3:45", "7:30", "10:00"]
+    events:  # <- G101
+      - {at: "0:10", threat: {turn: 1, zone: red}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from authoring.engine import EngineError
+from authoring.lint.context import LintContext
+from authoring.lint.rule import Finding, Options
+from authoring.lint.rules._util import EVENTS_KEY
+from authoring.lint.sim.calibration import DEFAULT_SETTINGS, official_range
+
+CODE = "G101"
+NAME = "unsurvivable-mission"
+SEVERITY = "error"
+NEEDS = "simulation"
+DEFAULTS: dict[str, object] = {**{k: v for k, v in DEFAULT_SETTINGS.items()}, "jobs": 1,
+                               "margin": 10}
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
+    """Yields a finding when the mission is far harder than the hardest official one."""
+    if not ctx.mission.threats():
+        return
+    try:
+        stats = ctx.simulation(options)
+    except EngineError as error:
+        yield Finding(EVENTS_KEY, f"cannot simulate the mission: {error}", key=True)
+        return
+    _, hardest = official_range()
+    rating = stats.difficulty()
+    if rating > hardest + float(options["margin"]):
+        killers = ", ".join(f"{name} ({count}x)" for name, count
+                            in stats.killers().most_common(3)) or "none"
+        yield Finding(EVENTS_KEY, f"difficulty {rating:.1f} is more than "
+                      f"{options['margin']} above the hardest official mission "
+                      f"({hardest:.1f}); the ship survived {stats.survival_rate:.0%} of "
+                      f"{stats.games} games; lost most often to: {killers}", key=True,
+                      hint="remove a serious threat or give the crew more time")

@@ -1,0 +1,63 @@
+"""The official missions' difficulty under the G rules' default simulation settings.
+
+Linting by simulation compares a mission with the official ones *under the same crew
+model*, which makes the comparison meaningful even though the crews are far from perfect.
+``python -m authoring.lint.sim.calibration`` recomputes ``calibration.json`` (about a minute
+on two cores); the G rules read it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+CALIBRATION = Path(__file__).with_name("calibration.json")
+#: The settings the G rules use by default and the calibration was computed with.
+DEFAULT_SETTINGS: dict[str, Any] = {"crew": "planner", "games": 20, "seed": 0,
+                                    "iterations": 60}
+
+
+@cache
+def load() -> dict[str, Any]:
+    """Returns the stored calibration (settings and the official missions' ratings)."""
+    data: dict[str, Any] = json.loads(CALIBRATION.read_text("utf-8"))
+    return data
+
+
+def official_range() -> tuple[float, float]:
+    """Returns the lowest and highest difficulty of official missions 1-8."""
+    ratings = list(load()["ratings"].values())
+    return min(ratings), max(ratings)
+
+
+def compute(jobs: int = 2) -> dict[str, Any]:
+    """Simulates official missions 1-8 with the default settings and returns the table."""
+    from authoring._resources import data_dir
+    from authoring.lint.sim.montecarlo import simulate
+    from authoring.mission import load_mission
+
+    ratings = {}
+    for number in range(1, 9):
+        mission = load_mission(data_dir("missions") / "official" / f"mission-{number}.yaml")
+        stats = simulate(mission, games=DEFAULT_SETTINGS["games"], crew=DEFAULT_SETTINGS["crew"],
+                         seed=DEFAULT_SETTINGS["seed"], jobs=jobs,
+                         crew_options={"iterations": DEFAULT_SETTINGS["iterations"]})
+        ratings[f"mission-{number}"] = round(stats.difficulty(), 1)
+    return {"settings": DEFAULT_SETTINGS, "ratings": ratings}
+
+
+def main() -> None:
+    """Recomputes ``calibration.json`` (written atomically)."""
+    data = compute(jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    tmp = CALIBRATION.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
+    os.replace(tmp, CALIBRATION)
+    print(json.dumps(data, indent=2))
+
+
+if __name__ == "__main__":
+    main()

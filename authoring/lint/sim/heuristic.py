@@ -1,0 +1,247 @@
+"""The heuristic crew: roles and simple rules applied to the board as it will be.
+
+A competent table plans each turn by picturing the board: where each threat will be, how
+much health it has left, how much energy sits in each reactor and shield. The heuristic crew
+does the same with the engine: it steps the Resolution Round one turn at a time, looks at
+the state, and writes each crew member's action for that turn by these rules, in order:
+
+1. **computer** — in the first two turns of a phase, until the phase is maintained, the crew
+   member at upper white (or the captain, walking there) plays C;
+2. **internal threats** — the nearest free crew member walks to each active malfunction and
+   hits it with the matching letter; intruders are fought with battlebots (picked up with C
+   at upper blue or lower red first);
+3. **guns** — the crew member at a heavy laser fires while a threat of that zone is on its
+   track and the reactor has energy; light lasers fire freely; the pulse cannon fires when a
+   threat is within distance 2; lower blue launches a rocket at a big threat in range;
+4. **energy** — idle upper stations fill their shield, lower red/blue refill their reactor
+   from the central one, lower white burns a fuel capsule when the central reactor runs low;
+5. **posts** — everyone else walks to a home post (5 figures: upper white, upper red, upper
+   blue, lower red, lower blue; 4 figures: the last one at lower white); in the last three
+   turns idle crew members do visual confirmation at lower white.
+
+No heroic actions and no tripping. The plan is then fixed: the real resolution uses another
+damage-token draw, so the plan meets surprises as a table's would.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from authoring.engine import Plan, make_crew_plan
+from authoring.engine.game import Game, ShipDestroyed, initial_state
+from authoring.engine.plan import encode, parse_action
+from authoring.engine.setup import Setup
+from authoring.engine.ship import SPACE, SQUAD_STATIONS
+from authoring.engine.state import ACTIVE_THREAT, PENDING, State, ThreatState
+from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
+
+SLOTS = 12
+UR, UW, UB, LR, LW, LB = range(6)
+ACTIVE_SQUAD, DISABLED_SQUAD = 1, 2
+HOME_5 = (UW, UR, UB, LR, LB)
+HOME_4 = (UW, UR, UB, LW)
+COMPUTER_TURNS = (1, 2, 4, 5, 8, 9)
+
+
+def nearest(start: int, stations: Sequence[int]) -> int:
+    """Returns the station of ``stations`` with the shortest path from ``start``."""
+    return min(stations, key=lambda station: len(path(start, station)))
+
+
+def path(start: int, goal: int) -> list[str]:
+    """Returns the moves from station ``start`` to ``goal`` (along the deck, then the lift)."""
+    moves: list[str] = []
+    zone, deck = start % 3, start // 3
+    goal_zone, goal_deck = goal % 3, goal // 3
+    while zone != goal_zone:
+        moves.append("r" if goal_zone < zone else "b")
+        zone += -1 if goal_zone < zone else 1
+    if deck != goal_deck:
+        moves.append("l")
+    return moves
+
+
+@dataclass
+class _View:
+    """The board as the crew pictures it at the start of a turn."""
+
+    state: State
+    turn: int
+    game: Game
+
+    def present(self, th: ThreatState) -> bool:
+        return th.status == ACTIVE_THREAT or (th.status == PENDING and th.token == self.turn)
+
+    def square(self, th: ThreatState) -> int:
+        if th.status == PENDING:
+            return TRAJECTORIES[self.state.tracks[th.zone]].length
+        return th.square
+
+    def distance(self, th: ThreatState) -> int:
+        square = self.square(th)
+        return DISTANCE[square] if square < len(DISTANCE) else 3
+
+    def left(self, th: ThreatState) -> int:
+        return max(0, th.health - th.damage)
+
+
+class HeuristicCrew:
+    """Plans a mission turn by turn with the rules of the module docstring."""
+
+    name = "heuristic"
+
+    def __init__(self, look_seed: int = 0) -> None:
+        self.look_seed = look_seed
+
+    def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
+             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
+        """Returns a plan for ``figures`` crew members knowing the threats of ``setup``.
+
+        Slots before ``first_turn`` are taken from ``fixed`` (one token list per figure).
+        """
+        tokens = [["-"] * SLOTS for _ in range(figures)]
+        for member, locked in enumerate(fixed[:figures]):
+            for index, token in enumerate(locked[: first_turn - 1]):
+                tokens[member][index] = token
+        blank = Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)))
+        state = initial_state(setup, blank)
+        game = Game(state, random.Random(f"look:{seed}:{self.look_seed}"), record=False)
+        homes = HOME_5 if figures >= 5 else HOME_4
+        self._assigned: dict[int, int] = {}  # internal threat (id) -> its responder
+        try:
+            for turn in range(1, SLOTS + 1):
+                if turn >= first_turn:
+                    chosen = self._turn(_View(state, turn, game), homes)
+                    for member, token in enumerate(chosen):
+                        tokens[member][turn - 1] = token
+                for row, figure in zip(tokens, state.crew, strict=True):
+                    figure.slots[turn - 1] = encode(parse_action(row[turn - 1]))
+                game.play_turn(turn)
+        except ShipDestroyed:
+            pass  # the rest of the plan stays blank: the crew saw no way out
+        return Plan(tuple(make_crew_plan(f"P{i + 1}", t) for i, t in enumerate(tokens)))
+
+    def _turn(self, view: _View, homes: Sequence[int]) -> list[str]:
+        st = view.state
+        turn = view.turn
+        crew = st.crew
+        pos = [UR if m.station == SPACE else m.station for m in crew]
+        choice: list[str | None] = [None if not m.out else "-" for m in crew]
+        lifts: set[int] = set()
+
+        def free() -> list[int]:
+            return [i for i, c in enumerate(choice) if c is None]
+
+        def go(member: int, goal: int) -> str:
+            steps = path(pos[member], goal)
+            if not steps:
+                return "-"
+            if steps[0] == "l":
+                lifts.add(pos[member] % 3)
+            return steps[0]
+
+        threats = [th for th in st.threats if view.present(th) and view.left(th) > 0]
+        external = [th for th in threats if th.card.external]
+        internal = [th for th in threats if not th.card.external]
+        phase = 0 if turn <= 3 else 1 if turn <= 7 else 2
+
+        def gunning(member: int) -> int:
+            """Penalty for pulling a crew member away from a gun that has a target."""
+            home = homes[member] if member < len(homes) else UW
+            rank = {0: 0, 3: 1, 4: 1}.get(member, 4)  # captain, engineers, then gunners
+            busy = any(th.zone == home % 3 for th in external)
+            return rank + (4 if busy else 0)
+
+        # 1. computer maintenance
+        if turn in COMPUTER_TURNS and not st.maintained[phase]:
+            at_uw = [i for i in free() if pos[i] == UW]
+            if at_uw:
+                choice[at_uw[0]] = "C"
+            elif choice[0] is None:
+                choice[0] = go(0, UW)
+
+        # 2. internal threats: a responder keeps its threat; new ones go to the nearest
+        # free crew member, engineers before the captain before the gunners
+        for th in sorted(internal, key=lambda t: t.token):
+            candidates = free()
+            if not candidates or not th.stations:
+                continue
+            keeper = self._assigned.get(id(th))
+            if keeper is not None and keeper in candidates and not crew[keeper].out:
+                candidates = [keeper]
+            system = th.card.system or "A"
+            if system in ("A", "B", "C"):
+                goal_of = {i: nearest(pos[i], th.stations) for i in candidates}
+                member = min(candidates, key=lambda i: (len(path(pos[i], goal_of[i]))
+                                                        + gunning(i), i))
+                self._assigned[id(th)] = member
+                goal = goal_of[member]
+                choice[member] = system if pos[member] == goal else go(member, goal)
+                continue
+            goal = th.stations[0]
+            leaders = [i for i in candidates if crew[i].squad == ACTIVE_SQUAD]
+            if leaders:
+                member = min(leaders, key=lambda i: (len(path(pos[i], goal)) + gunning(i), i))
+                self._assigned[id(th)] = member
+                choice[member] = "R" if pos[member] == goal else go(member, goal)
+                continue
+            squads = [SQUAD_STATIONS[k] for k in (0, 1) if st.stored[k] == ACTIVE_SQUAD]
+            disabled = [i for i in candidates if crew[i].squad == DISABLED_SQUAD]
+            if disabled:
+                member = disabled[0]
+                self._assigned[id(th)] = member
+                station = min(SQUAD_STATIONS, key=lambda s: len(path(pos[member], s)))
+                choice[member] = "C" if pos[member] == station else go(member, station)
+            elif squads:
+                member = min(candidates, key=lambda i: (min(len(path(pos[i], s))
+                                                             for s in squads) + gunning(i), i))
+                self._assigned[id(th)] = member
+                station = min(squads, key=lambda s: len(path(pos[member], s)))
+                choice[member] = "C" if pos[member] == station else go(member, station)
+
+        # 3-5. everyone else: walk to the home post, then guns, rockets, energy at the post
+        central = st.reactors[1]
+        idle_end = turn >= 10 and not external and not internal
+        refueler = None
+        if central <= 1 and st.fuel:
+            helpers = [i for i in free() if i >= 3] or free()
+            if helpers:
+                refueler = min(helpers, key=lambda i: (len(path(pos[i], LW)), i))
+        for member in free():
+            home = homes[member] if member < len(homes) else UW
+            if idle_end or member == refueler:
+                home = LW
+            here = pos[member]
+            if here != home:
+                choice[member] = go(member, home)
+                continue
+            zone = here % 3
+            in_zone = [th for th in external if th.zone == zone]
+            near = [th for th in external if view.distance(th) <= 2]
+            token = "-"
+            if member == refueler:
+                token = "B"
+            elif idle_end:
+                token = "C"
+            elif here in (LR, LB) and st.reactors[zone] == 0 and central >= 1:
+                token = "B"
+                central -= 1
+            elif here in (UR, UW, UB) and in_zone and st.reactors[zone] > 0:
+                token = "A"
+            elif here == LB and st.rockets and not st.rocket_flying and any(
+                    view.left(th) >= 3 and view.distance(th) <= 2 for th in external):
+                token = "C"
+            elif (here in (LR, LB) and in_zone) or (here == LW and near and central >= 2):
+                token = "A"
+            elif here in (UR, UW, UB) and st.shields[zone] < view.game.shield_cap(zone) \
+                    and st.reactors[zone] > (1 if zone != 1 else 2):
+                token = "B"
+            elif here in (LR, LB) and st.reactors[zone] < 2 and central >= 2:
+                token = "B"
+                central -= 1
+            elif here == LW and central <= 1 and st.fuel:
+                token = "B"
+            choice[member] = token
+        return [c or "-" for c in choice]

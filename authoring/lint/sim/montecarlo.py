@@ -1,0 +1,209 @@
+"""Monte Carlo play of a mission: threat draws, trajectories, crew plans and resolutions.
+
+Each game draws the threat cards from the mission's decks (its difficulty colours) and the
+trajectories (unless the mission pins them), lets a crew model plan, and resolves the plan
+with the engine and a damage-token seed. Game ``i`` of a run with seed ``s`` uses only
+``random.Random(f"{s}:{i}")``, so results do not depend on how games are spread over
+processes (``jobs``).
+
+The crew plans with the information a table has (the simplification is stated in
+``CREW_SIMPLIFICATION``): the plan for phase 1 (turns 1-3) knows only the threats announced
+in phase 1; turns 4-12 are planned knowing every threat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from authoring.engine import Plan, make_crew_plan, resolve
+from authoring.engine.setup import Setup, setup_from_mission
+from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew
+from authoring.lint.sim.planner import PlanningCrew
+from authoring.mission.model import Mission
+
+CREW_SIMPLIFICATION = (
+    "action cards are not modelled: every crew member may play any action (no heroic "
+    "actions, no tripping) in any turn; a real hand of 5 cards per phase, incoming data and "
+    "transfers limit this, so the crews are somewhat stronger than a table with the same plan "
+    "skill. Information is modelled: turns 1-3 are planned knowing only the threats "
+    "announced in phase 1.")
+
+
+class Crew(Protocol):
+    """A crew model: plans a mission's 12 turns for a number of figures."""
+
+    name: str
+
+    def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
+             first_turn: int = 1, seed: int = 0, last_turn: int = 12) -> Plan:
+        """Returns the crew's plan; only turns ``first_turn`` … ``last_turn`` are new."""
+
+
+CREWS: dict[str, type] = {"heuristic": HeuristicCrew, "planner": PlanningCrew}
+
+
+def make_crew(name: str, **options: Any) -> Crew:
+    """Returns a crew model by name (``heuristic`` or ``planner``)."""
+    if name not in CREWS:
+        raise ValueError(f"unknown crew {name!r}: expected one of {', '.join(CREWS)}")
+    crew: Crew = CREWS[name](**options)
+    return crew
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One simulated game."""
+
+    survived: bool
+    turn: int                         # 13 when the ship survived, else the turn it was lost
+    score: int | None
+    killers: tuple[str, ...]          # threat labels blamed for a loss
+    destroyed: tuple[int, ...]        # event indexes of threats destroyed
+    damage: tuple[int, int, int]      # damage tokens in red, white, blue
+    best_points: int                  # points if every threat were destroyed
+
+
+@dataclass
+class SimulationStats:
+    """What a Monte Carlo run found."""
+
+    mission: str
+    crew: str
+    games: int
+    seed: int
+    outcomes: list[GameOutcome] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # one per mission threat (event order)
+
+    @property
+    def survival_rate(self) -> float:
+        """The share of games the ship survived."""
+        return sum(o.survived for o in self.outcomes) / max(1, len(self.outcomes))
+
+    @property
+    def scores(self) -> list[int]:
+        """The scores of the games the ship survived."""
+        return [o.score for o in self.outcomes if o.score is not None]
+
+    def killers(self) -> Counter[str]:
+        """How often each threat was blamed for a loss."""
+        return Counter(k for o in self.outcomes for k in o.killers)
+
+    def destroyed_rate(self) -> list[float]:
+        """For each mission threat, the share of games in which it was destroyed."""
+        counts = Counter(i for o in self.outcomes for i in o.destroyed)
+        n = max(1, len(self.outcomes))
+        return [counts[i] / n for i in range(len(self.labels))]
+
+    def mean_damage(self) -> dict[str, float]:
+        """Mean damage tokens per zone over all games."""
+        n = max(1, len(self.outcomes))
+        return {zone: sum(o.damage[i] for o in self.outcomes) / n
+                for i, zone in enumerate(("red", "white", "blue"))}
+
+    def difficulty(self) -> float:
+        """Returns the difficulty 0-100: how far the crew falls short, on average.
+
+        Each game rates the crew's progress from 0 to 1: a lost game ``0.5 x (turn - 1) / 12``
+        (how long the ship held), a survived one ``0.5 + 0.5 x banked`` where ``banked`` is
+        its score clamped to 0 … the destroyed value of all its threats. The difficulty is
+        ``100 x (1 - mean progress)``: 0 is a walk-over, 100 a ship lost in turn 1.
+        """
+        if not self.outcomes:
+            return 0.0
+        progress = []
+        for o in self.outcomes:
+            if o.score is None:
+                progress.append(0.5 * (o.turn - 1) / 12)
+            else:
+                banked = (min(max(o.score, 0), o.best_points) / o.best_points
+                          if o.best_points > 0 else 1.0)
+                progress.append(0.5 + 0.5 * banked)
+        return 100.0 * (1 - sum(progress) / len(progress))
+
+
+def threat_labels(mission: Mission) -> list[str]:
+    """Names the mission's threats: "T+3 red", "T+5 internal (serious)"."""
+    return [f"T+{t.turn} {t.zone}" + (" serious" if t.serious else "")
+            + (" unconfirmed" if t.unconfirmed else "") for t in mission.threats()]
+
+
+def figures_for(mission: Mission) -> int:
+    """The crew size simulated: 5 figures with 5 players, otherwise 4."""
+    return 5 if mission.players == 5 else 4
+
+
+def _blank_plan(figures: int, seed: int) -> Plan:
+    return Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)), seed=seed)
+
+
+def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcome:
+    """Plays game ``index`` of a run: draw, plan phase by phase, resolve."""
+    rng = random.Random(f"{seed}:{index}")
+    figures = figures_for(mission)
+    setup = setup_from_mission(mission, _blank_plan(figures, rng.randrange(1 << 30)),
+                               figures=figures)
+    end_of_phase_1 = mission.phases[0]
+    threats = mission.threats()
+    played = [t for t in threats if not (t.unconfirmed and figures < 5)]
+    early_keys = {(t.turn, t.zone) for t in played if t.at < end_of_phase_1}
+    early = Setup(tuple(e for e in setup.threats if (e.turn, e.zone) in early_keys),
+                  setup.trajectories, setup.players)
+    plan_seed = rng.randrange(1 << 30)
+    first = crew.plan(early, figures, seed=plan_seed, last_turn=3)
+    fixed = [[a.token() for a in member.actions[:3]] for member in first.crew]
+    plan = crew.plan(setup, figures, fixed=fixed, first_turn=4, seed=plan_seed + 1)
+    result = resolve(setup, plan, seed=rng.randrange(1 << 30), record=False)
+    index_of: dict[tuple[int, str], int] = {(t.turn, str(t.zone)): i
+                                            for i, t in enumerate(threats)}
+    labels = threat_labels(mission)
+    destroyed = tuple(sorted(index_of[(o.token, o.zone)] for o in result.threats
+                             if o.fate == "destroyed" and (o.token, o.zone) in index_of))
+    killers: tuple[str, ...] = ()
+    if not result.survived:
+        zone = next((z for z in ("red", "white", "blue") if z in result.cause), None)
+        blamed = [o for o in result.threats if o.fate == "on-track"
+                  and (o.name in result.cause or o.zone in (zone, "internal"))]
+        if any(o.name in result.cause for o in blamed):
+            blamed = [o for o in blamed if o.name in result.cause]
+        killers = tuple(labels[index_of[(o.token, o.zone)]] for o in blamed
+                        if (o.token, o.zone) in index_of)
+    damage = tuple(len(result.damage.get(z, ())) for z in ("red", "white", "blue"))
+    from authoring.engine.threats.cards import get_card
+
+    best = sum(get_card(e.card).points_destroyed for e in setup.threats)
+    return GameOutcome(result.survived, result.turn,
+                       result.score.total if result.score else None,
+                       killers, destroyed, (damage[0], damage[1], damage[2]), best)
+
+
+def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, list[int]]) -> list[GameOutcome]:
+    mission, crew_name, options, seed, indexes = args
+    crew = make_crew(crew_name, **options)
+    return [play_game(mission, crew, seed, i) for i in indexes]
+
+
+def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
+             jobs: int = 1, crew_options: dict[str, Any] | None = None) -> SimulationStats:
+    """Plays ``games`` games and returns the statistics (deterministic for a seed)."""
+    options = crew_options or {}
+    stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
+    indexes = list(range(games))
+    if jobs <= 1 or games < 2:
+        stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
+        return stats
+    chunks = [indexes[i::jobs] for i in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = list(pool.map(_play_chunk, [(mission, crew, options, seed, c) for c in chunks]))
+    by_index: dict[int, GameOutcome] = {}
+    for chunk, part in zip(chunks, parts, strict=True):
+        by_index.update(zip(chunk, part, strict=True))
+    stats.outcomes = [by_index[i] for i in indexes]
+    return stats
+
+
+SLOT_COUNT = SLOTS

@@ -1,0 +1,90 @@
+"""The planning crew: local search over plans with the engine, seeded by the heuristic crew.
+
+Starting from the heuristic plan, it mutates one slot at a time (a random action for one crew
+member in one turn, or a swap of two neighbouring slots) and keeps a change when the engine
+scores the plan at least as well, over a few damage-token seeds of its own (the crew cannot
+know the real draw). Simulated annealing lets it accept a slightly worse plan early on.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from authoring.engine import Plan, make_crew_plan, resolve
+from authoring.engine.log import Result
+from authoring.engine.setup import Setup
+from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew
+
+TOKENS = ("-", "r", "b", "l", "A", "B", "C", "R")
+
+
+def objective(result: Result) -> float:
+    """Rates a resolution: survival first, then the score; a loss is better the later it is."""
+    if result.survived and result.score is not None:
+        return 1000.0 + result.score.total
+    destroyed = sum(t.points for t in result.threats if t.fate == "destroyed")
+    damage = sum(len(tokens) for tokens in result.damage.values())
+    return 40.0 * result.turn + destroyed - damage
+
+
+def evaluate(setup: Setup, slots: Sequence[Sequence[str]], seeds: Sequence[int]) -> float:
+    """Returns the mean objective of a plan over the planning seeds."""
+    plan = Plan(tuple(make_crew_plan(f"P{i + 1}", s) for i, s in enumerate(slots)))
+    return sum(objective(resolve(setup, plan, seed=s, record=False)) for s in seeds) / len(seeds)
+
+
+def _tokens(plan: Plan) -> list[list[str]]:
+    return [[a.token() for a in member.actions] for member in plan.crew]
+
+
+class PlanningCrew:
+    """Improves the heuristic plan by annealed local search with the engine."""
+
+    name = "planner"
+
+    def __init__(self, iterations: int = 300, seeds: int = 2) -> None:
+        self.iterations = iterations
+        self.seeds = seeds
+        self.heuristic = HeuristicCrew()
+
+    def _seeds(self, seed: int) -> list[int]:
+        """Returns the damage-token seeds the crew plans with (not the real draw's)."""
+        rng = random.Random(f"planner-seeds:{seed}")
+        return [rng.randrange(1 << 30) for _ in range(self.seeds)]
+
+    def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
+             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
+        """Returns a searched plan; slots before ``first_turn`` stay as ``fixed``.
+
+        Only turns ``first_turn`` … ``last_turn`` are searched (the crew plans one phase at a
+        time); the later turns keep the heuristic's plan.
+        """
+        rng = random.Random(f"planner:{seed}")
+        start = self.heuristic.plan(setup, figures, fixed=fixed, first_turn=first_turn,
+                                    seed=seed)
+        current = _tokens(start)
+        seeds = self._seeds(seed)
+        score = evaluate(setup, current, seeds)
+        best, best_score = [m[:] for m in current], score
+        span = range(first_turn - 1, min(last_turn, SLOTS))
+        if not span:
+            return start
+        for step in range(self.iterations):
+            temperature = 20.0 * (1 - step / self.iterations)
+            candidate = [m[:] for m in current]
+            member = rng.randrange(figures)
+            slot = rng.choice(span)
+            if rng.random() < 0.25 and slot + 1 in span:
+                row = candidate[member]
+                row[slot], row[slot + 1] = row[slot + 1], row[slot]
+            else:
+                candidate[member][slot] = rng.choice(TOKENS)
+            value = evaluate(setup, candidate, seeds)
+            if value >= score or (temperature > 0 and rng.random() < math.exp(
+                    (value - score) / temperature)):
+                current, score = candidate, value
+                if value > best_score:
+                    best, best_score = [m[:] for m in candidate], value
+        return Plan(tuple(make_crew_plan(f"P{i + 1}", s) for i, s in enumerate(best)))

@@ -1,0 +1,103 @@
+"""Reads a pack's manifest (``pack.yaml``) into a ``Pack`` value, with every path checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from authoring.errors import InvalidInputError
+from authoring.mission import load_document
+
+MANIFEST = "pack.yaml"
+DEFAULT_VOICES = ("en",)
+DEFAULT_LANGUAGES = ("en",)
+DEFAULT_AUDIO = ("mp3",)
+DEFAULT_SHEETS = ("briefing", "comms-officer")
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A validated pack manifest; mission paths are resolved inside the pack folder."""
+
+    folder: Path
+    title: str
+    authors: tuple[str, ...]
+    licence: str
+    missions: tuple[Path, ...]
+    description: str = ""
+    voices: tuple[str, ...] = DEFAULT_VOICES
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES
+    audio: tuple[str, ...] = DEFAULT_AUDIO
+    sheets: tuple[str, ...] = DEFAULT_SHEETS
+
+    @property
+    def manifest(self) -> Path:
+        """Returns the path of ``pack.yaml``."""
+        return self.folder / MANIFEST
+
+    def relative(self, path: Path) -> str:
+        """Returns ``path`` relative to the pack folder, with forward slashes."""
+        return path.relative_to(self.folder).as_posix()
+
+
+def _inside(folder: Path, relative: str, what: str, where: str) -> Path:
+    """Resolves ``relative`` under ``folder``; refuses paths that leave the pack."""
+    path = (folder / relative).resolve()
+    if not path.is_relative_to(folder):
+        raise InvalidInputError(f"{where}: {what} {relative!r} is outside the pack folder",
+                                hint="keep every file of a pack inside its folder")
+    return path
+
+
+def find_manifest(packdir: Path) -> Path:
+    """Returns ``PACKDIR/pack.yaml``; raises ``InvalidInputError`` when it is missing."""
+    if not packdir.is_dir():
+        raise InvalidInputError(f"{packdir}: expected a pack folder, got "
+                                f"{'a file' if packdir.exists() else 'nothing'}",
+                                hint="create one with `spacealert pack new DIR`")
+    manifest = packdir / MANIFEST
+    if not manifest.is_file():
+        raise InvalidInputError(f"{packdir}: expected a {MANIFEST} in the pack folder",
+                                hint="create a pack with `spacealert pack new DIR`")
+    return manifest
+
+
+def load_pack(packdir: Path) -> Pack:
+    """Reads and validates ``PACKDIR/pack.yaml``; raises ``InvalidInputError`` on any problem.
+
+    Schema problems carry file:line:col; missing mission files are reported at their line.
+    """
+    manifest = find_manifest(packdir)
+    folder = packdir.resolve()
+    doc = load_document(manifest, "pack", display=str(manifest))
+    data: Any = doc.data
+    missions: list[Path] = []
+    for index, relative in enumerate(data["missions"]):
+        line, col = doc.locate(["missions", index])
+        where = f"{manifest}:{line}:{col}"
+        path = _inside(folder, str(relative), "mission", where)
+        if not path.is_file():
+            raise InvalidInputError(f"{where}: mission file {relative!r} does not exist",
+                                    hint=f"paths are relative to {packdir}")
+        missions.append(path)
+    voices = tuple(str(v) for v in data.get("voices", DEFAULT_VOICES))
+    for index, voice in enumerate(voices):
+        if voice.endswith((".yaml", ".yml")):
+            line, col = doc.locate(["voices", index])
+            path = _inside(folder, voice, "voice file", f"{manifest}:{line}:{col}")
+            if not path.is_file():
+                raise InvalidInputError(
+                    f"{manifest}:{line}:{col}: voice file {voice!r} does not exist")
+    return Pack(
+        folder=folder,
+        title=str(data["title"]),
+        authors=tuple(str(a) for a in data["authors"]),
+        licence=str(data["licence"]),
+        missions=tuple(missions),
+        description=str(data.get("description", "")),
+        voices=voices,
+        languages=tuple(str(v) for v in data.get("languages", DEFAULT_LANGUAGES)),
+        audio=tuple(str(v) for v in data.get("audio", DEFAULT_AUDIO)),
+        sheets=tuple(str(v) for v in data.get("sheets", DEFAULT_SHEETS)),
+    )

@@ -1,0 +1,193 @@
+"""The site model: everything a pack's website shows, built before any HTML is written.
+
+Rendering (``authoring.render.site.pages``) is a pure function of this model. The model holds
+the missions, their compiled timelines and *paths relative to the site root* of the files the
+publish step already wrote (audio, captions, PDFs, mission YAML, the pack zip), so the renderer
+never touches audio code or the file system beyond its own theme.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from authoring.mission.model import Mission
+from authoring.mission.timeline import Timeline
+
+#: Browser MIME type of each audio format the pack can render.
+AUDIO_TYPES = {"mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav"}
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file offered for download: link text, href relative to the site root, size."""
+
+    label: str
+    href: str
+    kind: str  # audio, captions, sheet, mission, pack
+    size: int
+
+
+@dataclass(frozen=True)
+class PlayerCue:
+    """One heard cue as the player needs it (times in ms of the soundtrack)."""
+
+    start_ms: int
+    end_ms: int
+    kind: str
+    text: str
+    phase: int
+    zone: str = ""  # threats only: red, white, blue or internal
+
+
+@dataclass(frozen=True)
+class AudioSource:
+    """One encoding of a soundtrack."""
+
+    href: str
+    mime: str
+
+
+@dataclass(frozen=True)
+class Track:
+    """One voiced soundtrack of a mission, with its captions and cue list."""
+
+    voice: str
+    voice_name: str
+    language: str
+    sources: tuple[AudioSource, ...]
+    captions_vtt: str
+    cues: tuple[PlayerCue, ...]
+    duration_ms: int
+
+
+@dataclass(frozen=True)
+class LintSummary:
+    """How a mission fared in the linter: counts and the (short) messages."""
+
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+    messages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A difficulty rating by simulation, next to the official missions' range."""
+
+    value: float  # 0 (a walk-over) … 100 (a ship lost in turn 1)
+    low: float  # the easiest official mission 1-8 under the same simulation
+    high: float  # the hardest one
+    survival: float  # share of simulated games the ship survived
+    games: int
+    crew: str
+
+    @property
+    def label(self) -> str:
+        """Returns easy, moderate, hard (the official range) or extreme."""
+        if self.value < self.low - 10:
+            return "easy"
+        if self.value < self.low:
+            return "moderate"
+        if self.value <= self.high:
+            return "hard"
+        return "extreme"
+
+
+@dataclass(frozen=True)
+class MissionEntry:
+    """One mission of the pack: the model, its soundtracks, downloads and lint summary."""
+
+    slug: str
+    mission: Mission
+    timeline: Timeline
+    tracks: tuple[Track, ...]
+    downloads: tuple[Download, ...]
+    lint: LintSummary = field(default_factory=LintSummary)
+    rating: Rating | None = None
+    rating_note: str = ""  # why there is no rating, when one was asked for
+
+    @property
+    def threat_count(self) -> int:
+        """Returns the number of threat announcements."""
+        return len(self.mission.threats())
+
+    @property
+    def serious_count(self) -> int:
+        """Returns the number of serious threats."""
+        return sum(1 for t in self.mission.threats() if t.serious)
+
+    @property
+    def difficulty(self) -> str:
+        """Returns the simulated rating's label, else one from threat points and decks."""
+        return self.rating.label if self.rating else difficulty_label(self.mission)
+
+
+@dataclass(frozen=True)
+class SiteModel:
+    """The whole website of a pack."""
+
+    title: str
+    description: str
+    authors: tuple[str, ...]
+    licence: str
+    languages: tuple[str, ...]
+    built: datetime.datetime
+    missions: tuple[MissionEntry, ...]
+    pack_download: Download | None = None
+    generator: str = "spacealert-authoring"
+
+
+_DECK_WEIGHT = {"white": 0, "mixed": 1, "yellow": 2}
+
+
+def threat_points(mission: Mission) -> int:
+    """Returns the threat points of the confirmed threats (normal 1, serious 2)."""
+    return sum(t.points for t in mission.threats() if not t.unconfirmed)
+
+
+def difficulty_label(mission: Mission) -> str:
+    """Returns easy, moderate, hard or extreme from threat points and deck colours.
+
+    A rough public label for the index (the linter's simulation gives the real rating): the
+    official missions score 8–9 points with mixed decks, which reads as ``hard``.
+    """
+    score = threat_points(mission) + _DECK_WEIGHT[mission.decks.common] + \
+        _DECK_WEIGHT[mission.decks.serious]
+    if score <= 5:
+        return "easy"
+    if score <= 8:
+        return "moderate"
+    if score <= 12:
+        return "hard"
+    return "extreme"
+
+
+def player_cues(timeline: Timeline,
+                heard: Iterable[tuple[int, int, str, str]] | None = None) -> tuple[PlayerCue, ...]:
+    """Returns the player's cues for ``timeline``.
+
+    ``heard`` gives the rendered cues as (start_ms, end_ms, kind, text) — their real lengths and
+    the voice's wording; without it the timeline's nominal lengths and English text are used.
+    The zone of each threat comes from the timeline (matched by start and kind).
+    """
+    by_start: dict[tuple[int, str], tuple[int, str]] = {}
+    for cue in timeline.cues:
+        zone = str(cue.params.get("zone", "")) if cue.kind == "threat" else ""
+        by_start.setdefault((cue.start_ms, cue.kind), (cue.phase, zone))
+    if heard is None:
+        heard = [(c.start_ms, c.nominal_end_ms, c.kind, c.text)
+                 for c in timeline.cues]
+    cues: list[PlayerCue] = []
+    for start, end, kind, text in heard:
+        phase, zone = by_start.get((start, kind), (_phase_at(timeline.phases_ms, start), ""))
+        cues.append(PlayerCue(start, max(end, start), kind, text, phase, zone))
+    return tuple(sorted(cues, key=lambda c: (c.start_ms, c.end_ms, c.kind)))
+
+
+def _phase_at(phases_ms: Sequence[int], ms: int) -> int:
+    for index, end in enumerate(phases_ms, start=1):
+        if ms < end:
+            return index
+    return len(phases_ms)

@@ -1,0 +1,110 @@
+"""Measures the linter: structural lint of 1,000 missions, and simulation.
+
+Run ``python bench/lint.py`` from the repository root (``--simulate`` adds
+``simulate --games 1000`` on Mission 1 with both crews and the difficulty ratings of the 8
+official missions; ``--jobs`` sets the processes). The 1,000 missions are the 16 official
+tracks with event times jittered by a seeded generator (same seed, same missions), written as
+YAML text so that parsing and schema validation are part of the measured work, as in
+``spacealert lint``. Figures are medians of ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from authoring.lint import Linter  # noqa: E402
+from authoring.mission.load import parse_document  # noqa: E402
+
+
+def _jitter(text: str, rng: random.Random) -> str:
+    """Shifts each event time of a mission text by -10..+10 s on the 5 s grid."""
+    out = []
+    for line in text.splitlines():
+        marker = '{at: "'
+        if marker in line:
+            start = line.index(marker) + len(marker)
+            end = line.index('"', start)
+            minutes, seconds = line[start:end].split(":")
+            at = max(10, int(minutes) * 60 + int(seconds) + rng.choice((-10, -5, 0, 5, 10)))
+            line = f"{line[:start]}{at // 60}:{at % 60:02d}{line[end:]}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def corpus(count: int, seed: int) -> list[tuple[str, str]]:
+    """Returns ``count`` (name, YAML text) missions derived from the official tracks."""
+    rng = random.Random(seed)
+    sources = sorted((ROOT / "missions" / "official").glob("*.yaml"))
+    texts = [p.read_text("utf-8") for p in sources]
+    return [(f"bench-{i}.yaml", _jitter(texts[i % len(texts)], rng)) for i in range(count)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--missions", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--simulate", action="store_true")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--games", type=int, default=1000)
+    args = parser.parse_args()
+    missions = corpus(args.missions, args.seed)
+    linter = Linter()
+    parse_times, lint_times = [], []
+    problems = 0
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        docs = [parse_document(text, name) for name, text in missions]
+        parsed = time.perf_counter()
+        problems = sum(len(linter.lint_document(doc)) for doc in docs)
+        parse_times.append(parsed - start)
+        lint_times.append(time.perf_counter() - parsed)
+    parse, lint = statistics.median(parse_times), statistics.median(lint_times)
+    per = 1000 / args.missions
+    print(f"{args.missions} missions, median of {args.repeat} runs:")
+    print(f"  parse (YAML, the mission layer)      {parse:6.2f} s  ({parse * per:.2f} ms/mission)")
+    print(f"  lint (schema + build + S/M/T rules)  {lint:6.2f} s  ({lint * per:.2f} ms/mission)")
+    print(f"  total                                {parse + lint:6.2f} s; {problems} problems")
+    if args.simulate:
+        simulation(args.games, args.jobs)
+
+
+def simulation(games: int, jobs: int) -> None:
+    """Times ``simulate`` on Mission 1 and rates the official missions."""
+    from authoring.lint.sim import simulate
+    from authoring.lint.sim.calibration import DEFAULT_SETTINGS
+    from authoring.mission import load_mission
+
+    official = ROOT / "missions" / "official"
+    mission = load_mission(official / "mission-1.yaml")
+    for crew, options in (("heuristic", {}), ("planner", {"iterations": 200})):
+        start = time.perf_counter()
+        stats = simulate(mission, games=games, crew=crew, seed=1, jobs=jobs,
+                         crew_options=options)
+        elapsed = time.perf_counter() - start
+        print(f"simulate mission-1 --games {games} --crew {crew} --jobs {jobs}: "
+              f"{elapsed:.1f} s wall ({elapsed / games * 1000:.1f} ms/game); survival "
+              f"{stats.survival_rate:.1%}, difficulty {stats.difficulty():.1f}")
+    print("difficulty of the official missions (G rule defaults: "
+          f"{DEFAULT_SETTINGS}) and with the heuristic crew over {games} games:")
+    for number in range(1, 9):
+        mission = load_mission(official / f"mission-{number}.yaml")
+        rated = simulate(mission, games=DEFAULT_SETTINGS["games"],
+                         crew=DEFAULT_SETTINGS["crew"], seed=DEFAULT_SETTINGS["seed"],
+                         jobs=jobs, crew_options={"iterations": DEFAULT_SETTINGS["iterations"]})
+        many = simulate(mission, games=games, crew="heuristic", seed=1, jobs=jobs)
+        print(f"  mission {number}: planner {rated.difficulty():5.1f} (survival "
+              f"{rated.survival_rate:.0%});  heuristic {many.difficulty():5.1f} (survival "
+              f"{many.survival_rate:.1%})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,290 @@
+/* Space Alert soundtrack player: clock, phase countdown, captions, cue list, threat flashes.
+   No framework and no network: it reads the JSON in #player-data and drives the <audio>. */
+(function () {
+  "use strict";
+
+  var dataEl = document.getElementById("player-data");
+  var audio = document.getElementById("track");
+  var player = document.getElementById("player");
+  if (!dataEl || !audio || !player) { return; }
+
+  var data = JSON.parse(dataEl.textContent);
+  var phases = data.phases_ms;
+  var el = function (id) { return document.getElementById(id); };
+  var clock = el("clock"), phaseEl = el("phase"), countdown = el("countdown");
+  var caption = el("caption"), list = el("cues"), seek = el("seek"), timeEl = el("time");
+  var playBtn = el("play"), flash = el("flash"), voiceSel = el("voice");
+
+  var track = data.tracks[0];
+  var cues = track.cues;
+  var listed = [];
+  var items = [];
+  var lastMs = 0;
+  var current = -2;
+  var dragging = false;
+  var durationMs = track.duration_ms;
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function fmt(ms) {
+    var s = Math.max(0, Math.floor(ms / 1000));
+    return Math.floor(s / 60) + ":" + pad(s % 60);
+  }
+  function fmtUp(ms) { return fmt(Math.ceil(Math.max(0, ms) / 1000) * 1000); }
+
+  function phaseAt(ms) {
+    for (var i = 0; i < phases.length; i += 1) {
+      if (ms < phases[i]) { return i + 1; }
+    }
+    return phases.length + 1;
+  }
+
+  function indexListed() {
+    listed = cues.filter(function (c) { return c.l; });
+    items = list ? Array.prototype.slice.call(list.querySelectorAll("li")) : [];
+  }
+
+  function rebuildList() {
+    if (!list) { return; }
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    cues.forEach(function (c) {
+      if (!c.l) { return; }
+      var li = document.createElement("li");
+      li.className = "cue kind-" + c.k + (c.z ? " zone-" + c.z : "");
+      li.dataset.start = c.s;
+      li.dataset.end = c.e;
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "cue-time";
+      b.textContent = fmt(c.s);
+      b.setAttribute("aria-label", "Jump to " + fmt(c.s));
+      var span = document.createElement("span");
+      span.className = "cue-text";
+      span.textContent = c.t;
+      li.appendChild(b);
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(span);
+      list.appendChild(li);
+    });
+    indexListed();
+  }
+
+  function keepVisible(item) {
+    if (!list || !item) { return; }
+    var top = item.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
+  }
+
+  function highlight(ms) {
+    var found = -1;
+    for (var i = 0; i < listed.length; i += 1) {
+      if (listed[i].s <= ms) { found = i; } else { break; }
+    }
+    if (found === current) { return; }
+    current = found;
+    items.forEach(function (li, n) {
+      li.classList.toggle("current", n === found);
+      li.classList.toggle("next", n === found + 1);
+      if (n === found) { li.setAttribute("aria-current", "true"); } else { li.removeAttribute("aria-current"); }
+    });
+    player.dataset.current = found >= 0 ? String(listed[found].s) : "";
+    player.dataset.next = found + 1 < listed.length ? String(listed[found + 1].s) : "";
+    keepVisible(items[found + 1] || items[found]);
+  }
+
+  function showCaption(ms) {
+    var text = "";
+    for (var i = 0; i < cues.length; i += 1) {
+      var c = cues[i];
+      if (c.s > ms) { break; }
+      if (c.t && ms < c.e) { text = c.t; }
+    }
+    if (caption.textContent !== text) { caption.textContent = text; }
+  }
+
+  function flashFor(c) {
+    flash.className = "flash";
+    void flash.offsetWidth; // restart the animation
+    flash.className = "flash on zone-" + (c.z || "internal");
+    player.dataset.flash = (c.z || "internal") + "@" + c.s;
+  }
+
+  function crossThreats(from, to) {
+    // Flash only while playing forward; a seek is a jump, not a threat arriving.
+    if (to <= from || to - from > 1500) { return; }
+    cues.forEach(function (c) {
+      if (c.k === "threat" && c.s > from && c.s <= to) { flashFor(c); }
+    });
+  }
+
+  function update(ms) {
+    clock.textContent = "T+" + fmt(ms);
+    var p = phaseAt(ms);
+    if (p > phases.length) {
+      phaseEl.textContent = "Operation ended";
+      countdown.textContent = "0:00";
+    } else {
+      phaseEl.textContent = "Phase " + p;
+      countdown.textContent = fmtUp(phases[p - 1] - ms);
+    }
+    countdown.classList.toggle("urgent", p <= phases.length && phases[p - 1] - ms <= 20000);
+    showCaption(ms);
+    highlight(ms);
+    if (!dragging) { seek.value = String(Math.round(ms)); }
+    timeEl.textContent = fmt(ms) + " / " + fmt(durationMs);
+    player.dataset.ms = String(Math.round(ms));
+  }
+
+  function now() { return audio.currentTime * 1000; }
+
+  function tick() {
+    var ms = now();
+    if (!audio.paused) { crossThreats(lastMs, ms); }
+    lastMs = ms;
+    update(ms);
+    if (!audio.paused) { window.requestAnimationFrame(tick); }
+  }
+
+  function jump(ms) {
+    var limit = isFinite(audio.duration) ? audio.duration * 1000 : durationMs;
+    ms = Math.max(0, Math.min(ms, limit));
+    audio.currentTime = ms / 1000;
+    lastMs = ms;
+    update(ms);
+  }
+
+  function toggle() {
+    if (audio.paused) {
+      var started = audio.play();
+      if (started && started.catch) { started.catch(function () { /* blocked autoplay */ }); }
+    } else {
+      audio.pause();
+    }
+  }
+
+  function stepCue(direction) {
+    var ms = now();
+    var target = null;
+    if (direction > 0) {
+      for (var i = 0; i < listed.length; i += 1) {
+        if (listed[i].s > ms + 50) { target = listed[i].s; break; }
+      }
+    } else {
+      for (var j = listed.length - 1; j >= 0; j -= 1) {
+        if (listed[j].s < ms - 1500) { target = listed[j].s; break; }
+      }
+      if (target === null) { target = 0; }
+    }
+    if (target !== null) { jump(target); }
+  }
+
+  // The WebVTT file as a text track, for assistive tools; browsers refuse it from file://
+  // pages (each file is its own origin), where the captions above still work from the JSON.
+  function addCaptionTrack() {
+    if (window.location.protocol === "file:") { return; }
+    var tr = document.createElement("track");
+    tr.kind = "captions";
+    tr.src = track.vtt;
+    tr.srclang = track.lang;
+    tr.label = track.name;
+    tr.default = true;
+    audio.appendChild(tr);
+  }
+
+  function setTrack(n) {
+    var at = now();
+    var wasPlaying = !audio.paused;
+    track = data.tracks[n];
+    cues = track.cues;
+    durationMs = track.duration_ms;
+    seek.max = String(durationMs);
+    while (audio.firstChild) { audio.removeChild(audio.firstChild); }
+    track.sources.forEach(function (s) {
+      var source = document.createElement("source");
+      source.src = s.src;
+      source.type = s.type;
+      audio.appendChild(source);
+    });
+    addCaptionTrack();
+    caption.lang = track.lang;
+    if (list) { list.lang = track.lang; }
+    audio.load();
+    audio.addEventListener("loadedmetadata", function restore() {
+      audio.removeEventListener("loadedmetadata", restore);
+      jump(at);
+      if (wasPlaying) { toggle(); }
+    });
+    current = -2;
+    rebuildList();
+    update(at);
+  }
+
+  // Progressive enhancement: without this script the native controls remain.
+  audio.controls = false;
+  addCaptionTrack();
+  el("controls").hidden = false;
+  indexListed();
+
+  playBtn.addEventListener("click", toggle);
+  el("back").addEventListener("click", function () { jump(now() - 10000); });
+  el("forward").addEventListener("click", function () { jump(now() + 10000); });
+  seek.addEventListener("input", function () { dragging = true; jump(Number(seek.value)); });
+  seek.addEventListener("change", function () { dragging = false; jump(Number(seek.value)); });
+  if (list) {
+    list.addEventListener("click", function (event) {
+      var li = event.target.closest ? event.target.closest("li") : null;
+      if (li && event.target.closest("button")) { jump(Number(li.dataset.start)); }
+    });
+  }
+  if (voiceSel) {
+    voiceSel.addEventListener("change", function () { setTrack(Number(voiceSel.value)); });
+  }
+
+  audio.addEventListener("play", function () {
+    playBtn.textContent = "❚❚";
+    playBtn.setAttribute("aria-label", "Pause");
+    player.classList.add("playing");
+    lastMs = now();
+    window.requestAnimationFrame(tick);
+  });
+  audio.addEventListener("pause", function () {
+    playBtn.textContent = "▶";
+    playBtn.setAttribute("aria-label", "Play");
+    player.classList.remove("playing");
+    update(now());
+  });
+  audio.addEventListener("seeked", function () { lastMs = now(); update(lastMs); });
+  audio.addEventListener("timeupdate", function () { if (audio.paused) { update(now()); } });
+  audio.addEventListener("loadedmetadata", function () {
+    if (isFinite(audio.duration)) {
+      durationMs = Math.round(audio.duration * 1000);
+      seek.max = String(durationMs);
+      update(now());
+    }
+    player.dataset.ready = "yes";
+  });
+  if (audio.readyState >= 1) { player.dataset.ready = "yes"; }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var tag = event.target && event.target.tagName;
+    var native = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+    var key = event.key;
+    if ((key === " " || key === "Enter") && (tag === "BUTTON" || native || tag === "A")) { return; }
+    if (native && (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End")) { return; }
+    var handled = true;
+    if (key === " " || key === "k" || key === "K") { toggle(); }
+    else if (key === "ArrowLeft") { jump(now() - 5000); }
+    else if (key === "ArrowRight") { jump(now() + 5000); }
+    else if (key === "j" || key === "J") { jump(now() - 10000); }
+    else if (key === "l" || key === "L") { jump(now() + 10000); }
+    else if (key === "n" || key === "N") { stepCue(1); }
+    else if (key === "p" || key === "P") { stepCue(-1); }
+    else if (key === "Home") { jump(0); }
+    else { handled = false; }
+    if (handled) { event.preventDefault(); }
+  });
+
+  update(0);
+}());

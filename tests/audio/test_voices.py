@@ -1,0 +1,185 @@
+"""Voices: files, languages, phrase coverage of every cue kind, phrases for clip packs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from authoring.audio import bundled_voices, load_voice
+from authoring.audio.phrases import coverage_problems, cue_fragments, cue_text, phrases, sample_cues
+from authoring.cli import app
+from authoring.mission import load_mission
+from authoring.mission.timeline import SPEECH_KINDS, Cue, compile_timeline
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = {"en", "de", "fr", "cs", "es", "pl", "zh"}
+
+
+def test_every_required_language_has_a_voice() -> None:
+    languages = {load_voice(name).language for name in bundled_voices()}
+    assert languages >= LANGUAGES
+
+
+@pytest.mark.parametrize("name", sorted(bundled_voices()))
+def test_every_voice_covers_every_cue_kind(name: str) -> None:
+    voice = load_voice(name)
+    assert set(voice.sequences) >= SPEECH_KINDS
+    assert coverage_problems(voice) == []
+    kinds = {cue.kind for cue in sample_cues()} | {"announcement"}
+    assert kinds == SPEECH_KINDS
+    for cue in sample_cues():
+        assert cue_text(cue, voice).strip()
+
+
+def test_coverage_reports_a_missing_phrase_and_a_missing_sequence(tmp_path: Path) -> None:
+    voice_file = tmp_path / "broken.yaml"
+    voice_file.write_text(
+        f"format: 1\nid: broken\nextends: {ROOT / 'voices/en.yaml'}\n"
+        "phrases: {}\nsequences:\n  threat: [alert, 'time.{turn}', 'zone.{zone}']\n",
+        encoding="utf-8")
+    voice = load_voice(voice_file)
+    problems = coverage_problems(voice)
+    assert "voice 'broken' has no phrase 'zone.internal' (needed by a threat cue)" in problems
+    sequences = dict(voice.sequences)
+    del sequences["count"]
+    from dataclasses import replace
+
+    assert "no sequence for cue kind 'count'" in coverage_problems(replace(voice,
+                                                                           sequences=sequences))
+
+
+def test_english_wording_matches_the_official_lines() -> None:
+    voice = load_voice("en")
+    mission = load_mission(ROOT / "missions/official/mission-1.yaml")
+    timeline = compile_timeline(mission)
+    said = {cue_text(c, voice) for c in timeline.cues if c.speech}
+    assert "Alert. Enemy activity detected. Please begin first phase." in said
+    assert ("Alert. Time T plus two. Serious threat. Zone white. Repeat: Time T plus two. "
+            "Serious threat. Zone white.") in said
+    assert "First phase has ended. Please begin second phase." in said
+    assert "Mission complete. Jumping to hyperspace." in said
+    assert "Communication system down." in said
+
+
+def test_german_word_order_uses_combined_fragments() -> None:
+    voice = load_voice("de")
+    cue = Cue(0, "threat", "", 0, 1, {"turn": 3, "zone": "red", "serious": True,
+                                      "unconfirmed": True})
+    keys = [f.key for f in cue_fragments(cue, voice)]
+    assert keys == ["alert", "unconfirmed", "time.3", "threat_zone.serious.red", "repeat",
+                    "time.3", "threat_zone.serious.red"]
+    assert cue_text(cue, voice) == (
+        "Alarm. Unbestätigt: Zeit T plus drei. Ernsthafte Bedrohung in Zone Rot. Wiederhole: "
+        "Zeit T plus drei. Ernsthafte Bedrohung in Zone Rot.")
+
+
+def test_chinese_joins_without_spaces_and_has_its_own_countdown_fragment() -> None:
+    voice = load_voice("zh")
+    cue = Cue(0, "countdown", "", 0, 1, {"phase": 1, "last": False})
+    warning = Cue(0, "warning", "", 0, 1, {"phase": 1, "last": False, "left": "1min"})
+    assert cue_text(cue, voice) == "第一阶段结束倒数"
+    assert cue_text(warning, voice) == "第一阶段将在一分钟后结束。"
+
+
+def test_extends_inherits_and_overrides(tmp_path: Path) -> None:
+    child = tmp_path / "slow.yaml"
+    child.write_text(f"format: 1\nid: slow\nextends: {ROOT / 'voices/en.yaml'}\n"
+                     "settings: {speed: 120}\nphrases: {alert: 'Red alert.'}\n",
+                     encoding="utf-8")
+    voice = load_voice(child)
+    assert voice.id == "slow" and voice.language == "en" and voice.backend == "espeak-ng"
+    assert voice.settings["speed"] == 120 and voice.settings["voice"] == "en-us"
+    assert voice.phrases["alert"] == "Red alert." and voice.phrases["repeat"] == "Repeat:"
+    assert voice.chain == ("en", "slow")
+
+
+def test_a_voice_that_extends_itself_is_reported(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.yaml"
+    loop.write_text("format: 1\nid: loop\nextends: loop.yaml\n", encoding="utf-8")
+    result = runner.invoke(app, ["voices", "check", str(loop)])
+    assert result.exit_code == 1
+    assert "extends itself" in result.stderr
+
+
+def test_an_invalid_voice_file_is_located(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: 1\nid: bad\nlanguage: en\nbackend: festival\n", encoding="utf-8")
+    result = runner.invoke(app, ["voices", "check", str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:4:" in result.stderr
+    assert "festival" in result.stderr
+
+
+def test_an_unknown_voice_is_a_usage_error(tmp_path: Path) -> None:
+    mission = ROOT / "missions/official/mission-1.yaml"
+    result = runner.invoke(app, ["render", str(mission), "-o", str(tmp_path / "a.wav"),
+                                 "--voice", "klingon"])
+    assert result.exit_code == 2
+    assert "unknown voice 'klingon'" in result.stderr
+    assert "en" in result.stderr
+
+
+def test_voices_list_shows_every_bundled_voice() -> None:
+    result = runner.invoke(app, ["voices", "list", "--json"])
+    assert result.exit_code == 0
+    rows = json.loads(result.stdout)
+    assert {r["id"] for r in rows} == set(bundled_voices())
+    default = [r for r in rows if r["default"]]
+    assert [(r["id"], r["backend"], r["status"]) for r in default] == [("en", "espeak-ng",
+                                                                         "ready")]
+    text = runner.invoke(app, ["voices", "list"])
+    assert text.exit_code == 0 and "* en " in text.stdout
+
+
+def test_voices_check_a_tts_voice() -> None:
+    result = runner.invoke(app, ["voices", "check", "fr"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("fr: ok (espeak-ng, fr,")
+
+
+def test_phrases_for_a_mission_are_a_subset_of_all_phrases() -> None:
+    voice = load_voice("en")
+    mission = compile_timeline(load_mission(ROOT / "missions/official/mission-1.yaml"))
+    needed = phrases([mission], voice)
+    everything = phrases(None, voice)
+    keys = [f.key for f in needed]
+    assert keys == sorted(set(keys))  # distinct and sorted
+    assert set(needed) < set(everything)
+    assert {"alert", "time.2", "threat.serious", "zone.white", "repeat", "count.5"} <= set(keys)
+    assert "time.1" not in keys  # mission 1 has no T+1 threat
+    assert {f.key for f in everything} >= {f"time.{n}" for n in range(1, 9)}
+
+
+def test_voices_phrases_command(tmp_path: Path) -> None:
+    mission = ROOT / "missions/official/mission-1.yaml"
+    result = runner.invoke(app, ["voices", "phrases", str(mission), "--voice", "de"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "threat_zone.serious.white\tErnsthafte Bedrohung in Zone Weiß." in lines
+    everything = runner.invoke(app, ["voices", "phrases", "--voice", "de", "--json"])
+    assert everything.exit_code == 0
+    assert len(json.loads(everything.stdout)) > len(lines)
+
+
+def test_extending_an_unknown_voice_points_at_the_line(tmp_path: Path) -> None:
+    orphan = tmp_path / "orphan.yaml"
+    orphan.write_text("format: 1\nid: orphan\nextends: nowhere\n", encoding="utf-8")
+    result = runner.invoke(app, ["voices", "check", str(orphan)])
+    assert result.exit_code == 1
+    assert f"{orphan}:3:10: extends unknown voice 'nowhere'" in result.stderr
+
+
+def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None:
+    odd = tmp_path / "odd.yaml"
+    odd.write_text(f"format: 1\nid: odd\nextends: {ROOT / 'voices/en.yaml'}\n"
+                   "settings: {voice: xx-nope}\n", encoding="utf-8")
+    mission = ROOT / "missions/official/test-run-1.yaml"
+    result = runner.invoke(app, ["render", str(mission), "-o", str(tmp_path / "a.wav"),
+                                 "--voice", str(odd), "--no-cache"])
+    assert result.exit_code == 3
+    assert "espeak-ng failed on" in result.stderr and "'xx-nope'" in result.stderr
+    assert "espeak-ng --voices" in result.stderr

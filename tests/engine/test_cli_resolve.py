@@ -1,0 +1,91 @@
+"""Tests ``spacealert resolve``: output, JSON, plan formats and error exits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from authoring.cli import app
+from authoring.engine import Plan, format_result, parse_plan, resolve_mission
+from authoring.mission import load_document, load_mission
+
+ROOT = Path(__file__).resolve().parents[2]
+MISSION = ROOT / "missions" / "official" / "mission-1.yaml"
+PLAN = ROOT / "missions" / "plans" / "mission-1-4p.yaml"
+runner = CliRunner()
+
+
+def _expected(seed: int | None = None, level: int | None = None) -> dict[str, object]:
+    plan = Plan.from_mapping(load_document(PLAN, "plan").data)
+    return resolve_mission(load_mission(MISSION), plan, seed=seed, level=level).to_dict()
+
+
+def test_text_output_is_the_engine_report() -> None:
+    result = runner.invoke(app, ["resolve", str(MISSION), str(PLAN)])
+    assert result.exit_code == 0, result.output
+    plan = Plan.from_mapping(load_document(PLAN, "plan").data)
+    assert result.stdout == format_result(resolve_mission(load_mission(MISSION), plan))
+    assert "Turn 1\n  [action] P1 maintains the computer" in result.stdout
+
+
+def test_json_output_with_seed_and_trace() -> None:
+    result = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--json", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data == _expected(seed=5)
+    traced = json.loads(runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--json",
+                                            "--trace"]).stdout)
+    assert traced["trace"][0].startswith("t=0 tracks=T5.T3.T2.T4 ")
+
+
+def test_compact_text_plan(tmp_path: Path) -> None:
+    plan = Plan.from_mapping(load_document(PLAN, "plan").data)
+    path = tmp_path / "plan.txt"
+    path.write_text(plan.text(), encoding="utf-8")
+    assert parse_plan(path.read_text(encoding="utf-8")) == plan
+    result = runner.invoke(app, ["resolve", str(MISSION), str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == _expected()
+
+
+def test_bad_action_exits_1_with_the_message(tmp_path: Path) -> None:
+    path = tmp_path / "plan.txt"
+    path.write_text("P1: A X\nP2:\nP3:\nP4:\n", encoding="utf-8")
+    result = runner.invoke(app, ["resolve", str(MISSION), str(path)])
+    assert result.exit_code == 1
+    assert f"error: {path}: expected an action" in result.stderr
+    assert "got 'X'" in result.stderr
+
+
+def test_wrong_crew_size_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "plan.yaml"
+    path.write_text("crew: [A, A, A]\n", encoding="utf-8")
+    result = runner.invoke(app, ["resolve", str(MISSION), str(path)])
+    assert result.exit_code == 1
+    assert "expected 4 or 5 crew members (players and androids) for 3 players, got 3" \
+        in result.stderr
+
+
+def test_schema_error_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "plan.yaml"
+    path.write_text("crew:\n  - actions: [A, Q]\n", encoding="utf-8")
+    result = runner.invoke(app, ["resolve", str(MISSION), str(path)])
+    assert result.exit_code == 1
+    assert f"error: {path}:2:" in result.stderr
+
+
+def test_exact_and_estimate_options() -> None:
+    from authoring.engine import estimate, exact_outcome, setup_from_mission
+
+    result = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--json", "--exact",
+                                 "--samples", "20"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    plan = Plan.from_mapping(load_document(PLAN, "plan").data)
+    setup = setup_from_mission(load_mission(MISSION), plan)
+    assert data["exact"] == exact_outcome(setup, plan).to_dict()
+    assert data["estimate"] == estimate(setup, plan, samples=20, seed=plan.seed).to_dict()
+    text = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--exact"]).stdout
+    assert text.splitlines()[-1].startswith("Exact: win probability ")

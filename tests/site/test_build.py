@@ -1,0 +1,186 @@
+"""``build_pack`` end to end with the real linter, audio renderer and sheet printer."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from authoring.errors import InvalidInputError, UsageError
+from authoring.mission import InvalidFileError
+from authoring.publish import BuildOptions, BuildResult, build_pack
+from authoring.publish.build import MARKER
+from tests.site.conftest import build_test_pack
+from tests.site.helpers import PACK
+
+TEXT_SUFFIXES = {".html", ".css", ".js", ".vtt", ".srt", ".json", ".yaml", ".txt"}
+EXPECTED = {
+    "index.html", "missions/tiny-drill.html", "assets/site.css", "assets/player.js",
+    "files/tiny-drill/tiny-drill.en.mp3", "files/tiny-drill/tiny-drill.en.vtt",
+    "files/tiny-drill/tiny-drill.en.srt", "files/tiny-drill/tiny-drill.en.json",
+    "files/tiny-drill/tiny-drill.en-gb.mp3", "files/tiny-drill/tiny-drill.en-gb.vtt",
+    "files/tiny-drill/tiny-drill.en-gb.srt", "files/tiny-drill/tiny-drill.en-gb.json",
+    "files/tiny-drill/tiny-drill-briefing.pdf", "files/tiny-drill/tiny-drill.yaml",
+    "test-b-pack-b.zip", MARKER,
+}
+
+
+def site_files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_build_writes_pages_downloads_and_zip(built: BuildResult) -> None:
+    files = site_files(built.out)
+    assert set(files) == EXPECTED
+    assert built.missions == 1 and built.tracks == 2 and built.files == len(EXPECTED)
+    assert files["files/tiny-drill/tiny-drill.en.mp3"][:3] in (b"ID3", b"\xff\xfb")
+    assert files["files/tiny-drill/tiny-drill-briefing.pdf"].startswith(b"%PDF")
+    assert files["files/tiny-drill/tiny-drill.en.vtt"].startswith(b"WEBVTT")
+    assert files["files/tiny-drill/tiny-drill.yaml"] == \
+        (PACK / "missions" / "tiny-drill.yaml").read_bytes()
+    page = files["missions/tiny-drill.html"].decode()
+    assert 'href="../files/tiny-drill/tiny-drill-briefing.pdf"' in page
+    assert "built 2023-11-14" in page  # SOURCE_DATE_EPOCH
+
+
+def test_lint_warnings_are_reported_and_shown(built: BuildResult) -> None:
+    assert {p.code for p in built.problems} >= {"T101", "T102"}
+    assert all(p.severity != "error" for p in built.problems)
+    page = (built.out / "missions" / "tiny-drill.html").read_text("utf-8")
+    warnings = sum(p.severity == "warning" for p in built.problems)
+    assert f"0 errors, {warnings} warnings" in page
+
+
+def test_rating_by_simulation_is_shown(built: BuildResult) -> None:
+    page = (built.out / "missions" / "tiny-drill.html").read_text("utf-8")
+    # rated, or (a test-run mission with a serious threat, which the level-1 rules refuse)
+    # the reason it could not be
+    assert '<p class="rating">Difficulty ' in page or \
+        '<p class="rating muted">Not rated by simulation: ' in page
+
+
+def test_zip_holds_sources_and_downloads_in_order(built: BuildResult) -> None:
+    with zipfile.ZipFile(io.BytesIO((built.out / "test-b-pack-b.zip").read_bytes())) as z:
+        names = z.namelist()
+        assert names == sorted(names)
+        assert set(names) == {f"test-b-pack-b/{n}" for n in (
+            "pack.yaml", "missions/tiny-drill.yaml", "voices/en-gb.yaml", *(e for e in EXPECTED if
+                                                      e.startswith("files/")))}
+        assert {i.date_time for i in z.infolist()} == {(2023, 11, 14, 22, 13, 20)}
+        assert z.read("test-b-pack-b/pack.yaml") == (PACK / "pack.yaml").read_bytes()
+
+
+def test_site_has_no_external_urls(built: BuildResult) -> None:
+    offenders = []
+    for name, data in site_files(built.out).items():
+        if Path(name).suffix in TEXT_SUFFIXES:
+            offenders += [f"{name}: {m}" for m in
+                          re.findall(r"https?://[^\s\"'<>]+", data.decode("utf-8"))]
+    assert offenders == []
+
+
+def test_files_are_world_readable(built: BuildResult) -> None:
+    modes = {stat.S_IMODE(p.stat().st_mode) for p in built.out.rglob("*") if p.is_file()}
+    assert modes == {0o644}
+
+
+@pytest.mark.slow
+def test_rebuild_is_byte_identical_and_replaces_an_earlier_build(
+        built: BuildResult, tmp_path: Path) -> None:
+    # The first build's cache, now warm: clips read back must give the same samples.
+    cache = built.out.parent / "cache"
+    again_dir = tmp_path / "again"
+    again_dir.mkdir()
+    (again_dir / MARKER).write_text("old build\n", encoding="utf-8")
+    (again_dir / "stale.html").write_text("old", encoding="utf-8")
+    again = build_test_pack(tmp_path, "again", cache=cache)
+    assert site_files(again.out) == site_files(built.out)
+    assert not list(tmp_path.glob(".again*"))  # no staging or old folder left behind
+
+
+def test_errors_stop_the_build_before_rendering(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(PACK, pack)
+    mission = pack / "missions" / "tiny-drill.yaml"
+    mission.write_text(mission.read_text("utf-8").replace('"0:12"', '"0:05"'), "utf-8")
+    with pytest.raises(InvalidFileError) as caught:
+        build_pack(pack, tmp_path / "out", BuildOptions(cache_dir=tmp_path / "c"))
+    assert "T104" in [p.code for p in caught.value.problems]
+    assert {p.severity for p in caught.value.problems} == {"error"}
+    assert caught.value.problems[0].file == str(pack / "missions" / "tiny-drill.yaml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pack"]
+
+
+def test_strict_fails_on_warnings(tmp_path: Path) -> None:
+    with pytest.raises(InvalidFileError) as caught:
+        build_test_pack(tmp_path, strict=True)
+    assert caught.value.problems
+    assert {p.severity for p in caught.value.problems} == {"warning"}
+    assert not (tmp_path / "site").exists()
+
+
+def test_refuses_a_non_empty_folder_it_did_not_build(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(UsageError, match="refusing to overwrite"):
+        build_test_pack(tmp_path)
+    assert (out / "notes.txt").read_text("utf-8") == "mine"
+
+
+def test_refuses_an_output_that_contains_the_pack(tmp_path: Path) -> None:
+    shutil.copytree(PACK, tmp_path / "pack")
+    with pytest.raises(UsageError, match="must not contain the pack"):
+        build_pack(tmp_path / "pack", tmp_path)
+
+
+def test_mission_language_must_be_listed(tmp_path: Path) -> None:
+    shutil.copytree(PACK, tmp_path / "pack")
+    manifest = tmp_path / "pack" / "pack.yaml"
+    manifest.write_text(manifest.read_text("utf-8").replace("languages: [en]",
+                                                            "languages: [de]"), "utf-8")
+    with pytest.raises(InvalidInputError, match="language 'en' is not among"):
+        build_pack(tmp_path / "pack", tmp_path / "out")
+
+
+def test_encoding_is_deterministic_and_reused_from_the_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authoring.publish import build as build_module
+
+    pcm = bytes(range(256)) * 700  # 0.25 s of 16-bit stereo noise at 44.1 kHz
+    build_module._encode(pcm, "mp3", tmp_path / "a.mp3", None)
+    build_module._encode(pcm, "mp3", tmp_path / "b.mp3", None)
+    assert (tmp_path / "a.mp3").read_bytes() == (tmp_path / "b.mp3").read_bytes()
+    build_module._encode(pcm, "mp3", tmp_path / "c.mp3", tmp_path / "cache")
+    assert len(list((tmp_path / "cache" / "encoded").rglob("*.mp3"))) == 1
+
+    def no_encoder(*args: object) -> None:
+        raise AssertionError("encoded again instead of reusing the cache")
+
+    monkeypatch.setattr(build_module, "write_audio", no_encoder)
+    build_module._encode(pcm, "mp3", tmp_path / "d.mp3", tmp_path / "cache")
+    assert (tmp_path / "d.mp3").read_bytes() == (tmp_path / "a.mp3").read_bytes()
+
+
+def test_each_mission_gets_the_voices_of_its_language() -> None:
+    from dataclasses import replace
+
+    from authoring.audio import load_voice
+    from authoring.mission import load_mission
+    from authoring.publish.build import _voices_for
+    from authoring.publish.checks import CheckedMission
+
+    path = PACK / "missions" / "tiny-drill.yaml"
+    voices = [load_voice("en"), load_voice("de"), load_voice(PACK / "voices" / "en-gb.yaml")]
+    english = CheckedMission(path, "m.yaml", load_mission(path), ())
+    german = replace(english, mission=replace(english.mission, language="de-AT"))
+    assert [v.id for v in _voices_for(english, voices)] == ["en", "en-gb"]
+    assert [v.id for v in _voices_for(german, voices)] == ["de"]
+    with pytest.raises(InvalidInputError, match="no voice of the pack speaks 'de-AT'"):
+        _voices_for(german, voices[:1])

@@ -1,0 +1,45 @@
+"""Difficulty by simulation: labels against the official range, failures become notes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from authoring.engine import EngineError
+from authoring.lint.sim.calibration import official_range
+from authoring.mission import load_mission
+from authoring.publish import rating as rating_module
+from authoring.publish.rating import rate_mission
+from authoring.render.site import Rating
+from tests.site.helpers import DATA
+
+
+@pytest.mark.parametrize(("value", "label"), [(49.9, "easy"), (50.0, "moderate"),
+                                              (60.0, "hard"), (70.0, "hard"),
+                                              (70.1, "extreme")])
+def test_labels_follow_the_official_range(value: float, label: str) -> None:
+    assert Rating(value, 60.0, 70.0, 0.5, 20, "planner").label == label
+
+
+def test_a_mission_is_rated_on_the_official_scale() -> None:
+    mission = load_mission(DATA / "first-watch.yaml")
+    rating, note = rate_mission(mission)
+    assert note == ""
+    assert rating is not None
+    assert 0 <= rating.value <= 100
+    assert (rating.low, rating.high) == official_range()
+    assert (rating.games, rating.crew) == (20, "planner")
+    assert 0 <= rating.survival <= 1
+
+
+def test_missions_that_cannot_be_simulated_get_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    mission = load_mission(DATA / "first-watch.yaml")
+    assert rate_mission(replace(mission, events=())) == (None, "no threats to rate")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise EngineError("expected no serious threat at rule level 1")
+
+    monkeypatch.setattr(rating_module, "simulate", refuse)
+    assert rate_mission(mission) == (
+        None, "cannot simulate the mission: expected no serious threat at rule level 1")
