@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from authoring.engine import Plan, Setup, initial_state
-from authoring.engine.game import KIND_MASK, Game, ShipDestroyed, encode
-from authoring.engine.plan import BLANK_ACTION, LIFT, SLOTS, CrewPlan
+from authoring.engine.game import Game, ShipDestroyed
+from authoring.engine.levels import get_level
+from authoring.engine.plan import BLANK_ACTION, KIND_MASK, LIFT, SLOTS, CrewPlan, encode
 from authoring.engine.plan import A as ACT_A
 from authoring.engine.scoring import score_state
 from authoring.engine.ship import GRAVOLIFT, LOWER_CANNON, STRUCTURAL, UPPER_CANNON
@@ -145,6 +146,8 @@ class Evaluator:
         self.setup = setup
         self.max_runs = 10 * budget + 100 if max_runs is None else max_runs
         self.game: type[Game] = _SoftGame if soft else _BatchGame
+        self.rules = get_level(setup.level)
+        self.last = self.rules.turns  # the closing step follows this turn
         self.labels = labels
         self.budget = budget
         self.sample_seed = sample_seed
@@ -203,24 +206,26 @@ class Evaluator:
         Returns (branching turn or 0, the state at the start of that turn or at the end,
         whether a draw was sampled on the way).
         """
+        if node.lost or node.turn > self.last:
+            return 0, node, False
         origin = node.copy()
         draws = _Draws([], sampler, budget, probe=True)
-        game = self.game(node, draws, record=False)  # type: ignore[arg-type]
+        game = self.game(node, draws, record=False, rules=self.rules)  # type: ignore[arg-type]
         made_before = 0
         turn = node.turn + 1
         try:
-            while turn <= 13:
+            while turn <= self.last + 1:
                 made_before = len(draws.made)
-                _play(game, node, turn)
+                _play(game, node, turn, self.last)
                 if node.lost:
                     break
                 turn += 1
         except _Branch:
             # Replay the turns before the branching one, repeating their sampled draws.
             replay = _Draws(draws.made[:made_before], sampler, budget)
-            game = self.game(origin, replay, record=False)  # type: ignore[arg-type]
+            game = self.game(origin, replay, record=False, rules=self.rules)  # type: ignore[arg-type]
             for earlier in range(origin.turn + 1, turn):
-                _play(game, origin, earlier)
+                _play(game, origin, earlier, self.last)
             return turn, origin, any(not e for _, e in draws.made[:made_before])
         return 0, node, any(not e for _, e in draws.made)
 
@@ -236,7 +241,7 @@ class Evaluator:
             if budget[1] <= 0:
                 budget[0] = 0  # out of replays: sample from now on
             draws = _Draws(prefix, sampler, budget)
-            _play(self.game(child, draws, record=False), child, turn)  # type: ignore[arg-type]
+            _play(self.game(child, draws, record=False, rules=self.rules), child, turn, self.last)  # type: ignore[arg-type]
             chosen = list(prefix)
             sampled = False
             for pick, enumerated, hi, factor in draws.extra:
@@ -321,10 +326,10 @@ def _same_but_tokens(a: State, b: State) -> bool:
         a.tokens, b.tokens = tokens_a, tokens_b
 
 
-def _play(game: Game, state: State, turn: int) -> None:
-    """Plays turn 1-12 or the closing step (13); marks the state lost if the ship falls."""
+def _play(game: Game, state: State, turn: int, last: int) -> None:
+    """Plays a turn or, after the ``last``, the closing step; marks a lost ship on the state."""
     try:
-        if turn <= 12:
+        if turn <= last:
             game.play_turn(turn)
         else:
             game.closing_step()

@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from authoring.engine.game import HEROIC_BIT, KIND_MASK, encode
 from authoring.engine.plan import (
     BLANK,
     BOTS,
+    HEROIC_BIT,
     HMOVE,
+    KIND_MASK,
     LIFT,
     SLOTS,
     STATIONS,
@@ -22,6 +23,7 @@ from authoring.engine.plan import (
     Action,
     B,
     C,
+    encode,
 )
 from authoring.engine.plan import BLUE as MOVE_BLUE
 from authoring.engine.plan import RED as MOVE_RED
@@ -70,10 +72,12 @@ def fix_heroics(row: list[int], keep: int) -> None:
 class Mover:
     """Proposes random neighbours of a plan for the annealing search."""
 
-    def __init__(self, free: Sequence[int], heroics: bool, rng: random.Random) -> None:
+    def __init__(self, free: Sequence[int], heroics: bool, rng: random.Random,
+                 turns: int = SLOTS) -> None:
         self.free = list(free)  # crew indexes the search may change
         self.heroics = heroics
         self.rng = rng
+        self.turns = turns  # slots after the rule level's last turn stay blank
 
     def random_action(self) -> int:
         """Returns a random action, heroic with a small probability when allowed."""
@@ -87,17 +91,17 @@ class Mover:
         new = [row[:] for row in plan]
         who = rng.choice(self.free)
         row = new[who]
-        i = rng.randrange(SLOTS)
+        i = rng.randrange(self.turns)
         roll = rng.random()
         two = len(self.free) > 1
         if roll < 0.40 or (roll >= 0.85 and not two):
             row[i] = self.random_action()
             fix_heroics(row, i)
         elif roll < 0.50:  # swap two cards
-            j = rng.randrange(SLOTS)
+            j = rng.randrange(self.turns)
             row[i], row[j] = row[j], row[i]
         elif roll < 0.63:  # shift a card to another slot
-            j = rng.randrange(SLOTS)
+            j = rng.randrange(self.turns)
             card = row.pop(i)
             row.insert(j, card)
         elif roll < 0.74:  # insert a delay: the cards from slot i on move one turn later
@@ -114,4 +118,7 @@ class Mover:
                 row[i:], new[other][i:] = new[other][i:], row[i:]
             fix_heroics(row, i)
             fix_heroics(new[other], i)
+        if self.turns < SLOTS:
+            for changed in new:
+                changed[self.turns:] = [EMPTY] * (SLOTS - self.turns)
         return new

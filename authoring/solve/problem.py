@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from authoring.engine import EngineError, Plan, Setup, make_crew_plan, resolve, setup_from_mission
+from authoring.engine.levels import get_level
 from authoring.engine.plan import BLANK_ACTION, SLOTS, TOKEN_KINDS, ZONES, CrewPlan, parse_action
 from authoring.engine.setup import FIGURES
 from authoring.errors import InvalidInputError, UsageError
@@ -42,8 +43,15 @@ class Problem:
     seed: int
 
     def request(self, **search: Any) -> Request:
-        """Returns the search request (``iterations``, ``time_limit``, ``jobs`` …)."""
-        return Request(self.setup, self.labels, self.fixed, seed=self.seed, **search)
+        """Returns the search request (``iterations``, ``time_limit``, ``jobs`` …).
+
+        The mission's rule level bounds it: no heroic cards below the full game, no cards
+        after the level's last turn.
+        """
+        rules = get_level(self.setup.level)
+        search["heroics"] = search.get("heroics", True) and rules.heroics
+        return Request(self.setup, self.labels, self.fixed, seed=self.seed, turns=rules.turns,
+                       **search)
 
 
 def load_draw(path: str | Path) -> Draw:

@@ -54,6 +54,7 @@ class Request:
     jobs: int = 1
     restarts: int = 4
     heroics: bool = True
+    turns: int = SLOTS  # the rule level's last turn with actions
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
                    for i in range(len(request.labels))]
     cards = alphabet(request.heroics)
     best = evaluator.evaluate(plan).objective
-    for slot in range(SLOTS):
+    for slot in range(request.turns):
         for member in free_rows(request):
             keep = plan[member][slot]
             choice = keep
@@ -179,7 +180,7 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
     best = current_value
     done = 0
     if free:
-        mover = Mover(free, request.heroics, rng)
+        mover = Mover(free, request.heroics, rng, request.turns)
         deadline = None if task.seconds is None else began + task.seconds
         last_report = began
         while task.iterations is None or done < task.iterations:
@@ -298,7 +299,7 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
     quick = Evaluator(request.setup, request.labels, budget=0, sample_seed=request.seed)
     quick_value = quick.evaluate(rows).objective
     for member in free_rows(request):
-        for slot in range(SLOTS):
+        for slot in range(request.turns):
             code = rows[member][slot]
             for simpler in (EMPTY, downgrade(code) if is_heroic(code) else EMPTY):
                 if code == simpler:
