@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from authoring.engine import exact_outcome  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.solve import (  # noqa: E402
     default_jobs,
@@ -31,8 +32,9 @@ from authoring.solve import (  # noqa: E402
 def run(numbers: list[int], seed: int, iterations: int, jobs: int) -> list[float]:
     """Solves each mission; prints one table row per mission; returns the search rates."""
     print("| mission | seed | draw | iterations | time to plan (s) | expected score "
-          "| survival | exact | resolve check | evals/s (median per restart) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| survival | exact | resolve check | engine exact_outcome (score / win) "
+          "| evals/s (median per restart) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     rates: list[float] = []
     for number in numbers:
         mission = load_mission(ROOT / "missions" / "official" / f"mission-{number}.yaml")
@@ -43,12 +45,19 @@ def run(numbers: list[int], seed: int, iterations: int, jobs: int) -> list[float
         plan = to_plan(problem, solution.slots)
         check = resolved_expectation(problem, plan)
         same = abs(check - solution.value.expected) < 1e-9
+        try:
+            odds = exact_outcome(problem.setup, plan)
+            engine = float(odds.win * (odds.expected_score or 0))
+            exact_text = f"{engine:.2f} / {float(odds.win):.1%}"
+        except ValueError:
+            exact_text = "too many states"
         rates.append(solution.eval_rate)
         draw = " ".join(card or "-" for card in problem.draw)
         print(f"| {number} | {seed} | {draw} | {solution.iterations} | {seconds:.1f} "
               f"| {solution.value.expected:.2f} | {solution.value.survival:.1%} "
               f"| {'yes' if solution.value.exact else 'sampled'} "
-              f"| {'same' if same else f'DIFFERS ({check:.2f})'} | {solution.eval_rate:.0f} |",
+              f"| {'same' if same else f'DIFFERS ({check:.2f})'} | {exact_text} "
+              f"| {solution.eval_rate:.0f} |",
               flush=True)
         print("  " + plan.text().replace("\n", "\n  ").rstrip(), file=sys.stderr)
     print(f"\nmedian evaluations per second inside the search (per restart, one core each): "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring.engine import Plan, Setup, make_setup, parse_plan, resolve
+from authoring.engine import Plan, Setup, exact_outcome, make_setup, parse_plan, resolve
 from authoring.engine.plan import TOKEN_KINDS
 from authoring.mission import load_mission
 from authoring.solve import Evaluator, encode_plan, prepare, resolved_expectation, solve, to_plan
@@ -60,6 +60,9 @@ def test_exact_value_matches_brute_force_over_every_token_order(
     assert value.exact
     assert value.expected == pytest.approx(expected, abs=1e-9)
     assert value.survival == pytest.approx(survival, abs=1e-9)
+    odds = exact_outcome(setup, plan)  # the engine's exact odds agree
+    assert odds.expected_score is not None
+    assert float(odds.win * odds.expected_score) == pytest.approx(expected, abs=1e-9)
     # drawn sets instead of orders, and merged equivalent outcomes: fewer sequences
     assert value.leaves < len(list(itertools.permutations(TOKEN_KINDS, draws)))
 
@@ -85,6 +88,11 @@ def test_solved_official_plan_resolves_to_the_same_expected_score() -> None:
     plan = to_plan(problem, solution.slots)
     assert resolved_expectation(problem, plan) == pytest.approx(solution.value.expected,
                                                                 abs=1e-9)
+    if solution.value.exact:  # the engine's own exact odds (an independent implementation)
+        odds = exact_outcome(problem.setup, plan)
+        assert float(odds.win) == pytest.approx(solution.value.survival, abs=1e-9)
+        won = float(odds.win * odds.expected_score) if odds.expected_score is not None else 0.0
+        assert won == pytest.approx(solution.value.expected, abs=1e-9)
     if solution.value.leaves == 1:  # no damage: any seed resolves to the same score
         result = resolve(problem.setup, plan, record=False)
         assert result.score is not None and result.score.total == solution.value.expected
