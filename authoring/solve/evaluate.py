@@ -24,7 +24,7 @@ from authoring.engine.plan import BLANK_ACTION, KIND_MASK, LIFT, SLOTS, CrewPlan
 from authoring.engine.plan import A as ACT_A
 from authoring.engine.scoring import score_state
 from authoring.engine.ship import GRAVOLIFT, LOWER_CANNON, STRUCTURAL, UPPER_CANNON
-from authoring.engine.state import DESTROYED, State
+from authoring.engine.state import ACTIVE_THREAT, DESTROYED, State
 
 #: In the soft rules of the search, damage past the 6th token of a zone does not end the
 #: mission: each such point costs this much (plus ``OVERFLOW_BASE`` once), so the search can
@@ -35,6 +35,7 @@ OVERFLOW_PER = 10.0
 #: later the ship falls and the more threats it destroyed first (a slope for the search).
 LOST_BASE = -100.0
 LOST_PER_TURN = 3.0
+LOST_PROGRESS = 4.0  # for a threat still in play, in proportion to the damage it took
 
 Slots = list[list[int]]  # per crew member, 12 encoded actions
 
@@ -338,8 +339,15 @@ def _play(game: Game, state: State, turn: int, last: int) -> None:
 
 
 def _lost_value(state: State) -> float:
-    destroyed = sum(th.card.points_destroyed for th in state.threats if th.status == DESTROYED)
-    return LOST_BASE + LOST_PER_TURN * state.lost + destroyed
+    # Partial damage on threats still in play counts too: a threat whose Z destroys the ship
+    # (Fissure, Nemesis, Nuclear Device …) otherwise leaves a flat plateau until it dies.
+    value = LOST_BASE + LOST_PER_TURN * state.lost
+    for th in state.threats:
+        if th.status == DESTROYED:
+            value += th.card.points_destroyed
+        elif th.status == ACTIVE_THREAT and th.health > 0:
+            value += LOST_PROGRESS * min(th.damage, th.health) / th.health
+    return value
 
 
 def encode_plan(plan: Plan) -> Slots:
