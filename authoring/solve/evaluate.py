@@ -1,13 +1,16 @@
 """Expected score of a crew plan over the damage-token draws, by branching the draw tree.
 
 The damage-token draw is the only random element of the Resolution Round, so a plan's value is
-a finite weighted sum over the possible draw sequences. The evaluator plays the round one turn
-at a time from copied states; a turn that draws tokens is replayed once per outcome of each draw
-(weight 1/n for a draw among n tokens), so the result is **exact** whenever the tree has at most
-``budget + 1`` leaves. Past that budget a draw follows one outcome picked by a generator seeded
-per evaluation and keeps its whole weight: an unbiased stratified sample of the same tree, with
-the same samples for every plan (common random numbers keep comparisons between plans fair).
-Good plans take little damage, so their trees are small and their value is exact.
+a finite weighted sum over the possible draws. The evaluator plays the round on one state until
+an attack draws tokens, then replays that turn once per *set* of tokens the attack can draw
+(C(n, k) sets for k tokens among n, not the n!/(n-k)! orders), and merges the resulting states
+whose futures are equal (same tokens as a set, ignoring tokens whose part the rest of the plan
+never uses). The result is **exact** while the tree fits the budget (``exact`` says so). Past
+the budget an attack draws one set with a generator seeded per evaluation and keeps the whole
+weight: an unbiased stratified sample of the same tree, with the same samples for every plan
+(common random numbers keep comparisons between plans fair). Good plans take little damage,
+so their trees are small and their value is exact; the search itself uses budget 0 (one
+sampled draw) and only the final candidates get the full tree.
 """
 
 from __future__ import annotations
