@@ -99,7 +99,7 @@ def solve(
     request = problem.request(iterations=iterations, time_limit=time_limit,
                               jobs=jobs or default_jobs(), restarts=restarts,
                               heroics=not no_heroics)
-    bar = _ProgressBar() if sys.stderr.isatty() else None
+    bar = _ProgressBar() if _stderr_is_terminal() else None
     try:
         solution = run_solve(request, bar.update if bar else None)
     finally:
@@ -113,6 +113,11 @@ def solve(
         typer.echo(json.dumps(json_report(problem, plan, solution), indent=2))
     else:
         typer.echo(text_report(problem, plan, solution), nl=False)
+
+
+def _stderr_is_terminal() -> bool:
+    """Tells whether stderr is an interactive terminal (the progress bar goes there)."""
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
 
 
 class _ProgressBar:

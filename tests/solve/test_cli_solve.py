@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from authoring.cli import app
@@ -110,3 +111,11 @@ def test_time_limit_stops_the_search() -> None:
     assert result.exit_code == 0, result.stderr
     search = json.loads(result.stdout)["search"]
     assert search["iterations"] > 0 and search["seconds"] < 10
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("authoring.cli.solve._stderr_is_terminal", lambda: True)
+    result = runner.invoke(app, ["solve", MISSION, "--fix", IDLE, *FAST])
+    assert result.exit_code == 0, result.stderr
+    assert "best" in result.stderr and "100%" in result.stderr
+    assert "best" not in result.stdout  # the plan on stdout stays clean
