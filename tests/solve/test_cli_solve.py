@@ -119,3 +119,12 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     assert result.exit_code == 0, result.stderr
     assert "best" in result.stderr and "100%" in result.stderr
     assert "best" not in result.stdout  # the plan on stdout stays clean
+
+
+def test_any_player_count_gets_androids_to_fill_the_crew() -> None:
+    result = runner.invoke(app, ["solve", MISSION, "--players", "3", "--figures", "5", *FAST])
+    assert result.exit_code == 0, result.stderr
+    labels = [m.label for m in parse_plan(result.stdout).crew]
+    assert labels == ["P1", "P2", "P3", "A1", "A2"]
+    bad = runner.invoke(app, ["solve", MISSION, "--players", "5", "--figures", "4", *FAST])
+    assert bad.exit_code == 2 and "expected 5 crew members for 5 players, got 4" in bad.stderr
