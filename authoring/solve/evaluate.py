@@ -26,7 +26,7 @@ from authoring.engine.levels import get_level
 from authoring.engine.plan import BLANK_ACTION, KIND_MASK, LIFT, SLOTS, CrewPlan, encode
 from authoring.engine.plan import A as ACT_A
 from authoring.engine.scoring import score_state
-from authoring.engine.ship import GRAVOLIFT, LOWER_CANNON, STRUCTURAL, UPPER_CANNON
+from authoring.engine.ship import GRAVOLIFT, LOWER_CANNON, STRUCTURAL, UPPER_CANNON, VC_POINTS
 from authoring.engine.state import ACTIVE_THREAT, DESTROYED, State
 
 #: In the soft rules of the search, damage past the 6th token of a zone does not end the
@@ -274,7 +274,24 @@ class _BatchGame(Game):
 
 
 class _SoftGame(_BatchGame):
-    """The round with the search's soft rule: damage past a zone's 6th token is counted."""
+    """The round with the search's soft rule: damage past a zone's 6th token is counted.
+
+    It also keeps, per threat, the most repair hits it took in one turn (on the state as
+    ``hits``), so that a threat that needs three hits in the same turn rewards two.
+    """
+
+    def play_turn(self, turn: int) -> None:
+        """Plays the turn, then notes the same-turn hits of each threat."""
+        try:
+            super().play_turn(turn)
+        finally:
+            if self.turn_hits:
+                index = {id(th): n for n, th in enumerate(self.state.threats)}
+                hits = dict(getattr(self.state, "hits", {}))  # copies share the old dict
+                for key, count in self.turn_hits.items():
+                    if key in index:
+                        hits[index[key]] = max(hits.get(index[key], 0), count)
+                self.state.hits = hits  # type: ignore[attr-defined]
 
     def damage_ship(self, zone: int, points: int, source: str) -> None:
         """Draws tokens while the zone has some left; counts the rest on the state."""
@@ -342,14 +359,17 @@ def _play(game: Game, state: State, turn: int, last: int) -> None:
 
 
 def _lost_value(state: State) -> float:
-    # Partial damage on threats still in play counts too: a threat whose Z destroys the ship
+    # Visual confirmation counts (it rewards figures acting together at one station), and
+    # partial damage on threats still in play counts too: a threat whose Z destroys the ship
     # (Fissure, Nemesis, Nuclear Device …) otherwise leaves a flat plateau until it dies.
-    value = LOST_BASE + LOST_PER_TURN * state.lost
-    for th in state.threats:
+    value = LOST_BASE + LOST_PER_TURN * state.lost + sum(VC_POINTS[n] for n in state.vc)
+    hits: dict[int, int] = getattr(state, "hits", {})
+    for n, th in enumerate(state.threats):
         if th.status == DESTROYED:
             value += th.card.points_destroyed
         elif th.status == ACTIVE_THREAT and th.health > 0:
             value += LOST_PROGRESS * min(th.damage, th.health) / th.health
+            value += LOST_PROGRESS * min(hits.get(n, 0), 3) / 3
     return value
 
 

@@ -114,8 +114,12 @@ class Mover:
             other = rng.choice([m for m in self.free if m != who])
             if roll < 0.94:  # exchange the cards of one turn between two crew members
                 row[i], new[other][i] = new[other][i], row[i]
-            else:  # exchange whole sub-plans: everything from slot i on
+            elif roll < 0.97:  # exchange whole sub-plans: everything from slot i on
                 row[i:], new[other][i:] = new[other][i:], row[i:]
+            else:  # copy a sub-plan: the other member follows this one up to slot i
+                # (gets a second figure to the same station for the same action: three C's
+                # at once disarm the Nuclear Device, more figures confirm more)
+                new[other][:i + 1] = row[:i + 1]
             fix_heroics(row, i)
             fix_heroics(new[other], i)
         if self.turns < SLOTS:
