@@ -23,6 +23,7 @@ from authoring.cli import (
     schema,
     sheets,
     simulate,
+    solve,
     timeline,
     validate,
     voices,
@@ -39,6 +40,7 @@ for module in (validate, timeline, lint, rules, render, voices, simulate, resolv
                generate, interchange, schema):
     app.add_typer(module.app)
 app.add_typer(pack.app, name="pack")
+app.add_typer(solve.app)
 
 
 def _show_version(value: bool) -> None:

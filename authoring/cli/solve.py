@@ -1,0 +1,166 @@
+"""``spacealert solve``: finds the best crew plan for a mission and a threat draw."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from ruamel.yaml import YAML
+
+from authoring.cli._common import reports_errors
+from authoring.errors import InvalidInputError, UsageError
+from authoring.mission import load_mission
+from authoring.solve import (
+    Progress,
+    default_jobs,
+    json_report,
+    load_draw,
+    load_plan,
+    prepare,
+    text_report,
+    to_plan,
+)
+from authoring.solve import (
+    solve as run_solve,
+)
+
+app = typer.Typer()
+
+DEFAULT_ITERATIONS = 100000
+
+
+@app.command()
+@reports_errors
+def solve(
+    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    draw: Annotated[Path | None, typer.Option(
+        "--draw", help="Threat cards and trajectory boards (schemas/draw.schema.json); "
+        "cards not given are drawn from the mission's decks with --seed.",
+        show_default=False)] = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", "-s", help="Seeds the threat draw (without --draw) and the search.")] = 0,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", help="Player count (default: the mission's); androids fill the "
+        "crew to the smallest legal size.", show_default=False)] = None,
+    figures: Annotated[int | None, typer.Option(
+        "--figures", help="Crew size with androids (4 or 5 where the rules allow both).",
+        show_default=False)] = None,
+    iterations: Annotated[int | None, typer.Option(
+        "--iterations", "-n", help=f"Search budget over all restarts (default "
+        f"{DEFAULT_ITERATIONS} without --time-limit). DETERMINISTIC: the same mission, "
+        "draw, seed and iterations give the same plan for any --jobs.",
+        show_default=False)] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", "-t", help="Stop searching after about this many seconds. NOT "
+        "deterministic (the plan depends on the machine's speed).", show_default=False)] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", help="Worker processes (default: the cores available).",
+        show_default=False)] = None,
+    restarts: Annotated[int, typer.Option(
+        "--restarts", help="Independent seeded annealing runs; the best one wins.")] = 4,
+    fix: Annotated[Path | None, typer.Option(
+        "--fix", help="A plan file whose crew members are kept as written (matched by "
+        "label); the solver fills in the others.", show_default=False)] = None,
+    no_heroics: Annotated[bool, typer.Option(
+        "--no-heroics", help="Plan without heroic actions (base rules of other solvers).")
+    ] = False,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Also write the plan file (YAML, for `spacealert resolve`).",
+        show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Find the crew plan with the best expected score for a mission and a threat draw.
+
+    Prints the plan as a 12-column table in plan notation (it can be fed to resolve), its
+    expected score over the damage-token draws and its survival probability. The expectation
+    is exact (every draw outcome played) unless the plan takes so much damage that the draw
+    tree has over 20000 branches; then it is a stratified sample and says so.
+    """
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"expected --jobs of at least 1, got {jobs}")
+    if iterations is not None and iterations < 0:
+        raise UsageError(f"expected --iterations of at least 0, got {iterations}")
+    if time_limit is not None and time_limit <= 0:
+        raise UsageError(f"expected a positive --time-limit, got {time_limit}")
+    if restarts < 1:
+        raise UsageError(f"expected --restarts of at least 1, got {restarts}")
+    if players is not None and not 1 <= players <= 5:
+        raise UsageError(f"expected --players 1 to 5, got {players}")
+    if iterations is None and time_limit is None:
+        iterations = DEFAULT_ITERATIONS
+    problem = prepare(load_mission(mission), seed=seed, players=players, figures=figures,
+                      draw=load_draw(draw) if draw is not None else None,
+                      fixed=load_plan(fix) if fix is not None else None)
+    request = problem.request(iterations=iterations, time_limit=time_limit,
+                              jobs=jobs or default_jobs(), restarts=restarts,
+                              heroics=not no_heroics)
+    bar = _ProgressBar() if _stderr_is_terminal() else None
+    try:
+        solution = run_solve(request, bar.update if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    plan = to_plan(problem, solution.slots)
+    if output is not None:
+        _write_plan(output, problem.mission.id, plan.to_mapping(), solution.value.expected,
+                    solution.value.survival)
+    if as_json:
+        typer.echo(json.dumps(json_report(problem, plan, solution), indent=2))
+    else:
+        typer.echo(text_report(problem, plan, solution), nl=False)
+
+
+def _stderr_is_terminal() -> bool:
+    """Tells whether stderr is an interactive terminal (the progress bar goes there)."""
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+
+
+class _ProgressBar:
+    """A one-line progress bar with the best value so far, redrawn on stderr."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def update(self, progress: Progress) -> None:
+        if progress.total:
+            share = min(1.0, progress.done / progress.total)
+            filled = int(share * 30)
+            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {share:4.0%}"
+        else:
+            bar = f"{progress.done} iterations"
+        sys.stderr.write(f"\r{bar}  best {progress.best:7.2f}  {progress.elapsed:5.1f} s ")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _write_plan(path: Path, mission_id: str, data: dict[str, object], expected: float,
+                survival: float) -> None:
+    """Writes the plan file atomically: a temp file in the same folder, then a rename."""
+    document = {"format": 1, "mission": mission_id,
+                "description": f"found by spacealert solve: expected score {expected:.2f}, "
+                               f"survival {survival:.1%}",
+                **{k: v for k, v in data.items() if k != "format"}}
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise InvalidInputError(f"cannot write {path}: expected an existing folder, got "
+                                f"{folder}")
+    yaml = YAML()
+    yaml.default_flow_style = None
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            yaml.dump(document, stream)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,352 @@
+"""The plan search: a greedy heuristic start, then seeded annealing restarts on all cores.
+
+Determinism: the restarts' seeds, iteration shares and sample seeds depend only on the request
+(never on ``jobs`` or timing), and the merge picks the best final value, ties going to the
+lowest restart index. With ``iterations`` the plan is the same on every run and any ``jobs``;
+a ``time_limit`` stops restarts by the clock, which gives up that guarantee.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import multiprocessing
+import os
+import queue
+import random
+import statistics
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from authoring.engine import Setup
+from authoring.engine.plan import SLOTS
+from authoring.solve.evaluate import Evaluator, Slots, Value
+from authoring.solve.moves import EMPTY, Mover, alphabet, downgrade, fix_heroics, is_heroic
+
+#: Extra draw-tree leaves per evaluation inside the search (cheap, common random numbers) …
+SEARCH_BUDGET = 0
+#: … to screen the restarts' elite plans …
+SCREEN_BUDGET = 200
+FINALISTS = 3
+#: … and for the final verdict on the best few (exact for every plan a crew would play; the
+#: replay cap bounds the work on plans that take heavy damage).
+FINAL_BUDGET = 20000
+FINAL_RUNS = 40000
+#: Distinct best plans each restart keeps for the final, finer evaluation.
+ELITES = 3
+T_START = 4.0
+T_END = 0.05
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to solve: the setup, the crew, the fixed rows and the search budget."""
+
+    setup: Setup
+    labels: tuple[str, ...]
+    fixed: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # crew index -> slots
+    seed: int = 0
+    iterations: int | None = 100000  # the whole budget, shared by the restarts
+    time_limit: float | None = None  # seconds of wall clock; not deterministic
+    jobs: int = 1
+    restarts: int = 4
+    heroics: bool = True
+    turns: int = SLOTS  # the rule level's last turn with actions
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A progress report: iterations done so far (all restarts) and the best value."""
+
+    done: int
+    total: int | None
+    best: float
+    elapsed: float
+
+
+@dataclass(frozen=True)
+class RestartResult:
+    """One annealing restart: its elite plans, effort and speed."""
+
+    index: int
+    elites: tuple[tuple[float, tuple[tuple[int, ...], ...]], ...]  # (objective, plan)
+    iterations: int
+    evaluations: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The best plan found, its final value and what the search cost."""
+
+    slots: tuple[tuple[int, ...], ...]
+    value: Value
+    start_value: Value  # the heuristic start plan's value (screening tree)
+    iterations: int
+    evaluations: int
+    seconds: float
+    eval_rates: tuple[float, ...]  # evaluations per second of each restart
+    restarts: tuple[RestartResult, ...]
+
+    @property
+    def eval_rate(self) -> float:
+        """Returns the median evaluations per second over the restarts."""
+        return statistics.median(self.eval_rates) if self.eval_rates else 0.0
+
+
+def restart_seed(seed: int, index: int) -> int:
+    """Returns the seed of restart ``index`` (string seeds hash stably across platforms)."""
+    return random.Random(f"solve:{seed}:{index}").randrange(2**63)
+
+
+def shares(total: int, parts: int) -> list[int]:
+    """Splits an iteration budget into ``parts`` near-equal shares, larger ones first."""
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+def free_rows(request: Request) -> list[int]:
+    """Returns the crew indexes the search may change."""
+    return [i for i in range(len(request.labels)) if i not in request.fixed]
+
+
+def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
+    """Builds the start plan greedily: turn by turn, each free member's best single card.
+
+    The later slots stay blank while a slot is chosen, so each choice is judged by the whole
+    mission's outcome (a lost ship still scores by how long it lasted). Deterministic.
+    """
+    plan: Slots = [list(request.fixed.get(i, (EMPTY,) * SLOTS))
+                   for i in range(len(request.labels))]
+    cards = alphabet(request.heroics)
+    best = evaluator.evaluate(plan).objective
+    for slot in range(request.turns):
+        for member in free_rows(request):
+            keep = plan[member][slot]
+            choice = keep
+            for card in cards:
+                if card == keep:
+                    continue
+                plan[member][slot] = card
+                row = plan[member]
+                saved = row[:]
+                fix_heroics(row, slot)
+                value = evaluator.evaluate(plan).objective
+                plan[member] = saved
+                if value > best:
+                    best, choice = value, card
+            plan[member][slot] = choice
+            fix_heroics(plan[member], slot)
+    return plan
+
+
+_QUEUE: Any = None  # the progress queue of a worker process (set by the pool initializer)
+
+
+def _init_worker(progress_queue: Any) -> None:
+    global _QUEUE
+    _QUEUE = progress_queue
+
+
+@dataclass(frozen=True)
+class _Task:
+    request: Request
+    start: tuple[tuple[int, ...], ...]
+    index: int
+    iterations: int | None
+    seconds: float | None
+
+
+def _run_task(task: _Task) -> RestartResult:
+    def report(done: int, best: float) -> None:
+        if _QUEUE is not None:
+            _QUEUE.put((task.index, done, best))
+    return anneal(task, report)
+
+
+def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> RestartResult:
+    """Runs one annealing restart from the start plan; returns its elite plans."""
+    request = task.request
+    began = time.perf_counter()
+    evaluator = Evaluator(request.setup, request.labels, budget=SEARCH_BUDGET,
+                          sample_seed=request.seed, soft=True)
+    rng = random.Random(restart_seed(request.seed, task.index))
+    free = free_rows(request)
+    current: Slots = [list(row) for row in task.start]
+    current_value = evaluator.evaluate(current).objective
+    elites: dict[tuple[tuple[int, ...], ...], float] = {_freeze(current): current_value}
+    best = current_value
+    done = 0
+    if free:
+        mover = Mover(free, request.heroics, rng, request.turns)
+        deadline = None if task.seconds is None else began + task.seconds
+        last_report = began
+        while task.iterations is None or done < task.iterations:
+            now = time.perf_counter() if deadline is not None or report else 0.0
+            if deadline is not None and now >= deadline:
+                break
+            if task.iterations is not None:
+                progress = done / task.iterations
+            else:
+                progress = (now - began) / (task.seconds or 1.0)
+            temperature = T_START * (T_END / T_START) ** min(progress, 1.0)
+            candidate = mover.propose(current)
+            done += 1
+            if candidate == current:
+                continue
+            value = evaluator.evaluate(candidate).objective
+            delta = value - current_value
+            if delta >= 0 or rng.random() < math.exp(delta / temperature):
+                current, current_value = candidate, value
+                if value >= min(elites.values()) or len(elites) < ELITES:
+                    _keep_elite(elites, _freeze(candidate), value)
+                best = max(best, value)
+            if report is not None and now - last_report > 0.25:
+                last_report = now
+                report(done, best)
+    if report is not None:
+        report(done, best)
+    ranked = sorted(elites.items(), key=lambda kv: (-kv[1], kv[0]))
+    return RestartResult(task.index, tuple((v, p) for p, v in ranked), done,
+                         evaluator.evaluations, time.perf_counter() - began)
+
+
+def _freeze(plan: Slots) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(row) for row in plan)
+
+
+def _keep_elite(elites: dict[tuple[tuple[int, ...], ...], float],
+                plan: tuple[tuple[int, ...], ...], value: float) -> None:
+    elites[plan] = value
+    if len(elites) > ELITES:
+        worst = min(elites.items(), key=lambda kv: (kv[1], kv[0]))
+        del elites[worst[0]]
+
+
+def solve(request: Request, progress: Callable[[Progress], None] | None = None) -> Solution:
+    """Searches the best plan for the request; calls ``progress`` now and then (main process)."""
+    if request.iterations is None and request.time_limit is None:
+        raise ValueError("expected an iteration budget or a time limit, got neither")
+    began = time.perf_counter()
+    evaluator = Evaluator(request.setup, request.labels, budget=SEARCH_BUDGET,
+                          sample_seed=request.seed, soft=True)
+    start = heuristic_start(request, evaluator)
+    start_evals = evaluator.evaluations
+    restarts = max(1, request.restarts)
+    jobs = max(1, min(request.jobs, restarts))
+    iterations = shares(request.iterations, restarts) if request.iterations is not None \
+        else [None] * restarts
+    seconds: float | None = None
+    if request.time_limit is not None:
+        left = max(0.0, request.time_limit - (time.perf_counter() - began))
+        rounds = math.ceil(restarts / jobs)
+        seconds = left * 0.9 / rounds  # keep a tenth for the final evaluation
+    tasks = [_Task(request, _freeze(start), index, iterations[index], seconds)
+             for index in range(restarts)]
+    total = request.iterations
+    counts = [0] * restarts
+    bests = [-math.inf] * restarts
+
+    def tick(index: int, done: int, best: float) -> None:
+        counts[index] = done
+        bests[index] = max(bests[index], best)
+        if progress is not None:
+            progress(Progress(sum(counts), total, max(bests),
+                              time.perf_counter() - began))
+
+    if jobs == 1:
+        results = [anneal(task, functools.partial(tick, task.index)) for task in tasks]
+    else:
+        results = _run_pool(tasks, jobs, tick)
+    candidates: dict[tuple[tuple[int, ...], ...], int] = {}
+    for result in sorted(results, key=lambda r: r.index):
+        for _, plan in result.elites:
+            candidates.setdefault(plan, result.index)
+    # Screen the candidates on a small draw tree, then judge the best few on the full one.
+    screen = Evaluator(request.setup, request.labels, budget=SCREEN_BUDGET,
+                       sample_seed=request.seed)
+    ranked = sorted((-screen.evaluate([list(row) for row in plan]).objective, index, plan)
+                    for plan, index in candidates.items())
+    final = Evaluator(request.setup, request.labels, budget=FINAL_BUDGET,
+                      sample_seed=request.seed, max_runs=FINAL_RUNS)
+    scored = []
+    for _, index, plan in ranked[:FINALISTS]:
+        value = final.evaluate([list(row) for row in plan])
+        scored.append((-value.objective, index, plan, value))
+    scored.sort(key=lambda item: item[:3])
+    _, _, best_plan, best_value = scored[0]
+    if best_value.exact:  # a lost cause is not worth the full draw tree per card
+        best_plan, best_value = simplify(request, final, best_plan, best_value)
+    start_value = screen.evaluate(start)
+    rates = tuple(r.evaluations / r.seconds for r in results if r.seconds > 0)
+    return Solution(best_plan, best_value, start_value, sum(r.iterations for r in results),
+                    start_evals + sum(r.evaluations for r in results) + screen.evaluations
+                    + final.evaluations,
+                    time.perf_counter() - began, rates, tuple(results))
+
+
+def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...], ...],
+             value: Value) -> tuple[tuple[tuple[int, ...], ...], Value]:
+    """Blanks every card whose removal does not lower the value (a plan a crew can read).
+
+    Also drops a heroic card for its plain half when that does as well. A one-sequence
+    evaluation screens each change first, so that only promising ones pay for the full
+    draw tree. Deterministic.
+    """
+    rows = [list(row) for row in plan]
+    quick = Evaluator(request.setup, request.labels, budget=0, sample_seed=request.seed)
+    quick_value = quick.evaluate(rows).objective
+    for member in free_rows(request):
+        for slot in range(request.turns):
+            code = rows[member][slot]
+            for simpler in (EMPTY, downgrade(code) if is_heroic(code) else EMPTY):
+                if code == simpler:
+                    continue
+                rows[member][slot] = simpler
+                screened = quick.evaluate(rows).objective
+                if screened < quick_value - 1e-9:
+                    rows[member][slot] = code
+                    continue
+                trial = evaluator.evaluate(rows)
+                if trial.objective >= value.objective - 1e-9:
+                    value, code, quick_value = trial, simpler, screened
+                    break
+                rows[member][slot] = code
+    return _freeze(rows), value
+
+
+def _run_pool(tasks: list[_Task], jobs: int,
+              tick: Callable[[int, int, float], None]) -> list[RestartResult]:
+    # "fork" starts fast and needs no importable main module; it is only safe while this
+    # process runs a single thread, so otherwise clean "spawn" interpreters are used.
+    methods = multiprocessing.get_all_start_methods()
+    single = threading.active_count() == 1
+    context = multiprocessing.get_context("fork" if single and "fork" in methods else "spawn")
+    progress_queue = context.Queue()
+    with context.Pool(jobs, initializer=_init_worker, initargs=(progress_queue,)) as pool:
+        pending = pool.map_async(_run_task, tasks)
+        while True:
+            try:
+                index, done, best = progress_queue.get(timeout=0.1)
+                tick(index, done, best)
+            except queue.Empty:
+                if pending.ready():
+                    break
+        results = pending.get()
+    while True:
+        try:
+            index, done, best = progress_queue.get_nowait()
+        except (queue.Empty, OSError, ValueError):
+            break
+        tick(index, done, best)
+    return list(results)
+
+
+def default_jobs() -> int:
+    """Returns the number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

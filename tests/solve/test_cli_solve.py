@@ -1,0 +1,130 @@
+"""``spacealert solve`` on the command line: output, plan file, JSON and bad inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from authoring.cli import app
+from authoring.engine import parse_plan, resolve
+from authoring.mission import load_mission
+from authoring.solve import load_plan, prepare
+
+DATA = Path(__file__).resolve().parent / "data"
+MISSION = str(DATA / "meteoroid.yaml")
+IDLE = str(DATA / "androids-idle.yaml")
+runner = CliRunner()
+FAST = ["--iterations", "300", "--jobs", "1", "--restarts", "1"]
+
+
+def test_prints_a_plan_that_parses_and_resolves_to_the_reported_score() -> None:
+    result = runner.invoke(app, ["solve", MISSION, "--fix", IDLE, *FAST])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+    assert "expected score" in result.stdout and "survival" in result.stdout
+    plan = parse_plan(result.stdout)  # the whole output is plan notation plus comments
+    assert [m.label for m in plan.crew] == ["P1", "A1", "A2", "A3"]
+    assert len(result.stdout.splitlines()[2].split()) == 13  # '#' and 12 turn columns
+    problem = prepare(load_mission(MISSION))
+    score = resolve(problem.setup, plan, record=False).score
+    assert score is not None
+    assert f"expected score {score.total:.2f}" in result.stdout
+
+
+def test_writes_the_plan_file_and_json(tmp_path: Path) -> None:
+    out = tmp_path / "plan.yaml"
+    out.write_text("old content\n", encoding="utf-8")
+    result = runner.invoke(app, ["solve", MISSION, "--fix", IDLE, *FAST, "-o", str(out),
+                                 "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["evaluation"]["method"] == "exact"
+    written = load_plan(out)  # validated against the plan schema
+    assert written.text() == parse_plan(data["notation"]).text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.yaml"]  # no temp file left
+
+
+def test_unknown_mission_path_is_exit_1(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["solve", str(tmp_path / "nope.yaml"), *FAST])
+    assert result.exit_code == 1
+    assert "nope.yaml" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_invalid_draw_file_is_exit_1_with_its_location(tmp_path: Path) -> None:
+    draw = tmp_path / "draw.yaml"
+    draw.write_text("threats: [E9-99]\n", encoding="utf-8")
+    result = runner.invoke(app, ["solve", MISSION, "--draw", str(draw), *FAST])
+    assert result.exit_code == 1
+    assert "draw.yaml:1:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_draw_that_does_not_fit_the_mission_is_exit_1(tmp_path: Path) -> None:
+    draw = tmp_path / "draw.yaml"
+    draw.write_text("threats: [E1-01, E1-02]\n", encoding="utf-8")
+    result = runner.invoke(app, ["solve", MISSION, "--draw", str(draw), *FAST])
+    assert result.exit_code == 1
+    assert "expected 1 cards in the draw" in result.stderr
+
+
+def test_draw_file_sets_the_cards_and_boards(tmp_path: Path) -> None:
+    draw = tmp_path / "draw.yaml"
+    draw.write_text("format: 1\nthreats: [E1-07]\ntrajectories: {red: T1, white: T2, "
+                    "blue: T3, internal: T4}\n", encoding="utf-8")
+    result = runner.invoke(app, ["solve", MISSION, "--draw", str(draw), "--fix", IDLE, *FAST])
+    assert result.exit_code == 0, result.stderr
+    assert "draw: E1-07" in result.stdout and "trajectories: T1 T2 T3 T4" in result.stdout
+
+
+def test_jobs_zero_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["solve", MISSION, "--jobs", "0"])
+    assert result.exit_code == 2
+    assert "expected --jobs of at least 1, got 0" in result.stderr
+
+
+def test_impossible_player_count_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["solve", MISSION, "--players", "7", *FAST])
+    assert result.exit_code == 2
+    assert "players" in result.stderr
+
+
+def test_fixed_label_outside_the_crew_is_exit_1(tmp_path: Path) -> None:
+    fix = tmp_path / "fix.yaml"
+    fix.write_text("crew:\n  - {label: P4, actions: A}\n", encoding="utf-8")
+    result = runner.invoke(app, ["solve", MISSION, "--fix", str(fix), *FAST])
+    assert result.exit_code == 1
+    assert "expected fixed crew members among P1 A1 A2 A3, got P4" in result.stderr
+
+
+def test_help_says_which_budget_is_deterministic() -> None:
+    result = runner.invoke(app, ["solve", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "DETERMINISTIC" in result.stdout and "NOT deterministic" in result.stdout
+
+
+def test_time_limit_stops_the_search() -> None:
+    result = runner.invoke(app, ["solve", MISSION, "--fix", IDLE, "--time-limit", "1",
+                                 "--jobs", "1", "--restarts", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    search = json.loads(result.stdout)["search"]
+    assert search["iterations"] > 0 and search["seconds"] < 10
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("authoring.cli.solve._stderr_is_terminal", lambda: True)
+    result = runner.invoke(app, ["solve", MISSION, "--fix", IDLE, *FAST])
+    assert result.exit_code == 0, result.stderr
+    assert "best" in result.stderr and "100%" in result.stderr
+    assert "best" not in result.stdout  # the plan on stdout stays clean
+
+
+def test_any_player_count_gets_androids_to_fill_the_crew() -> None:
+    result = runner.invoke(app, ["solve", MISSION, "--players", "3", "--figures", "5", *FAST])
+    assert result.exit_code == 0, result.stderr
+    labels = [m.label for m in parse_plan(result.stdout).crew]
+    assert labels == ["P1", "P2", "P3", "A1", "A2"]
+    bad = runner.invoke(app, ["solve", MISSION, "--players", "5", "--figures", "4", *FAST])
+    assert bad.exit_code == 2 and "expected 5 crew members for 5 players, got 4" in bad.stderr
