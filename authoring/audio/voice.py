@@ -15,6 +15,7 @@ from typing import Any
 from authoring._resources import data_dir
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import load_document
+from authoring.mission.load import plain_data
 
 DEFAULT_VOICE = "en"
 DEFAULT_SOUND: Mapping[str, Any] = {"radio": False, "loudness_lufs": -18.0, "bed_db": -30.0}
@@ -71,14 +72,6 @@ class Voice:
         return float(self.sound.get("bed_db", DEFAULT_SOUND["bed_db"]))
 
 
-def _plain(value: Any) -> Any:
-    """Returns ruamel containers as plain dicts and lists (stable, hashable as JSON)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
 
 def bundled_voices() -> list[str]:
     """Returns the ids of the voices shipped with the toolkit, sorted."""
@@ -110,7 +103,7 @@ def _voice_file(name: str, base: Path | None) -> Path:
 
 def _raw_chain(path: Path, seen: tuple[str, ...]) -> list[tuple[Path, dict[str, Any]]]:
     doc = load_document(path, "voice")
-    data: dict[str, Any] = _plain(doc.data)
+    data: dict[str, Any] = plain_data(doc.data)
     key = str(path.resolve())
     if key in seen:
         raise InvalidInputError(f"{path}: voice {data['id']!r} extends itself (through "

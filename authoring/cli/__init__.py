@@ -36,11 +36,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-for module in (validate, timeline, lint, rules, render, voices, simulate, resolve, sheets,
-               generate, interchange, schema):
+for module in (validate, timeline, lint, rules, render, voices, simulate, resolve, solve,
+               sheets, generate, interchange, schema):
     app.add_typer(module.app)
 app.add_typer(pack.app, name="pack")
-app.add_typer(solve.app)
 
 
 def _show_version(value: bool) -> None:

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from ruamel.yaml import YAML
 
+from authoring._files import write_atomic
 from authoring.cli._common import reports_errors
-from authoring.errors import InvalidInputError, UsageError
+from authoring.errors import UsageError
 from authoring.mission import load_mission
+from authoring.mission.load import dump_yaml
 from authoring.solve import (
     Progress,
     default_jobs,
@@ -150,17 +150,4 @@ def _write_plan(path: Path, mission_id: str, data: dict[str, object], expected: 
                 "description": f"found by spacealert solve: expected score {expected:.2f}, "
                                f"survival {survival:.1%}",
                 **{k: v for k, v in data.items() if k != "format"}}
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InvalidInputError(f"cannot write {path}: expected an existing folder, got "
-                                f"{folder}")
-    yaml = YAML()
-    yaml.default_flow_style = None
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            yaml.dump(document, stream)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, dump_yaml(document))

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 
+from authoring._files import write_atomic
 from authoring.errors import InvalidInputError, UsageError
 
 
@@ -18,32 +16,14 @@ def refuse_existing(path: Path, force: bool) -> None:
 
 
 def write_text_atomic(path: Path, text: str, *, force: bool = False) -> None:
-    """Writes ``text`` to ``path`` through a temporary file in the same folder + ``os.replace``.
+    """Writes ``text`` to ``path`` atomically, creating its folder, refusing to overwrite.
 
     A reader never sees half a file, and an interrupted write leaves the old file intact.
     """
     refuse_existing(path, force)
-    folder = path.parent if str(path.parent) else Path(".")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, then replaced
-            "w", encoding="utf-8", newline="\n", dir=folder, prefix=f".{path.name}.",
-            suffix=".tmp", delete=False)
+        path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InvalidInputError(f"{path}: cannot write: {(error.strerror or str(error)).lower()}"
                                 ) from None
-    try:
-        with handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(handle.name, path)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(handle.name)
-        raise InvalidInputError(f"{path}: cannot write: {(error.strerror or str(error)).lower()}"
-                                ) from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(handle.name)
-        raise
+    write_atomic(path, text)

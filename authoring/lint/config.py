@@ -33,6 +33,7 @@ from authoring.lint.selection import (
     parse_selectors,
 )
 from authoring.mission import InvalidFileError, load_document
+from authoring.mission.load import plain_data
 
 _SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
 CONFIG_NAMES = (".spacealert-lint.yaml", ".spacealert-lint.yml")
@@ -66,13 +67,6 @@ class LintConfig:
             source=self.source)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
 
 def read_config(path: str | Path) -> LintConfig:
     """Reads and validates a configuration file; raises ``LintConfigError`` when wrong."""
@@ -82,7 +76,7 @@ def read_config(path: str | Path) -> LintConfig:
         first = error.problems[0]
         raise LintConfigError(f"{first.location()}: {first.message}",
                               hint=first.hint or "see schemas/lint-config.schema.json") from None
-    data = _plain(doc.data) or {}
+    data = plain_data(doc.data) or {}
     return LintConfig(
         select=tuple(data["select"]) if "select" in data else None,
         ignore=tuple(data.get("ignore", ())),

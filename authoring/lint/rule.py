@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from authoring.lint.problem import Severity
+from authoring.mission.load import plain_data
 
 if TYPE_CHECKING:
     from authoring.lint.context import LintContext
@@ -158,7 +159,7 @@ def parse_examples(doc: str) -> list[Example]:
             found = _OPTIONS.match(line.strip())
             if found:
                 parsed = parse_document(found.group(1)).data
-                options = {str(k): _plain(v) for k, v in dict(parsed).items()}
+                options = {str(k): plain_data(v) for k, v in dict(parsed).items()}
             marker = _MARKER.search(line)
             if marker:
                 expected.extend((number, c.strip()) for c in marker.group(1).split(","))
@@ -166,11 +167,3 @@ def parse_examples(doc: str) -> list[Example]:
                                 also))
     return examples
 
-
-def _plain(value: Any) -> Any:
-    """Turns ruamel containers into plain lists and dicts."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

@@ -50,6 +50,24 @@ class Document:
         return locate(self.data, path, key=key)
 
 
+def plain_data(value: Any) -> Any:
+    """Returns ruamel containers (recursively) as plain dicts and lists with string keys."""
+    if isinstance(value, dict):
+        return {str(k): plain_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_data(v) for v in value]
+    return value
+
+
+def dump_yaml(data: Any) -> str:
+    """Returns ``data`` as YAML 1.2 text (block style, collections of scalars inline)."""
+    yaml = YAML()
+    yaml.default_flow_style = None
+    stream = io.StringIO()
+    yaml.dump(plain_data(data), stream)
+    return stream.getvalue()
+
+
 def _problem(file: str, line: int, col: int, code: str, name: str, message: str,
              hint: str | None = None) -> Problem:
     return Problem(file, line, col, code, name, message, hint=hint)

@@ -9,11 +9,12 @@ on two cores); the G rules read it.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from authoring._files import write_atomic
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
 #: The settings the G rules use by default and the calibration was computed with.
@@ -54,9 +55,7 @@ def compute(jobs: int = 2) -> dict[str, Any]:
 def main() -> None:
     """Recomputes ``calibration.json`` (written atomically)."""
     data = compute(jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
-    tmp = CALIBRATION.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
-    os.replace(tmp, CALIBRATION)
+    write_atomic(CALIBRATION, json.dumps(data, indent=2) + "\n")
     print(json.dumps(data, indent=2))
 
 
