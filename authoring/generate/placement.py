@@ -3,8 +3,8 @@
 Every length used here is read from the compiled timeline (``compile_timeline``): the fixed
 announcements of a phase skeleton (start, warnings, countdowns, phase ends) and, for each
 event, the span from its start to the nominal end of its last cue (a data transfer's closing
-line, a communications-down's "restored"). An unconfirmed report also gets the length of the
-words "Unconfirmed report", which a five-player soundtrack speaks.
+line, a communications-down's "restored"; an unconfirmed report's "Unconfirmed report" words are
+part of its threat cue).
 
 A time is free for an event when, on the 5-second grid, the event's sound keeps a guard from
 every fixed cue and from every placed event's *hold*: the time after an event's start during
@@ -33,7 +33,6 @@ MIN_GAP = 10                    # smallest start-to-start gap of the official tr
 TRANSFER_GAP = 15               # lint item 26: next event >= 15 s after a transfer
 FIRST_EVENT = 10                # no event before 0:10 (lint item 6)
 WARNING_LEAD = 60               # the one-minute warning starts 60 s before the phase end
-UNCONFIRMED_WORDS_MS = 1_670    # "Unconfirmed report" (soundtrack.md §2, row 6b)
 _PROBE_AT = 100
 
 
@@ -58,10 +57,7 @@ def event_span_ms(event: Event) -> int:
     mission = Mission(id="probe", title="probe", profile="base", players=5,
                       phases=(300, 600, 900), events=(probe,))
     cues = [c for c in compile_timeline(mission, 5).cues if c.event == 0]
-    span = max(c.nominal_end_ms for c in cues) - _PROBE_AT * 1000
-    if isinstance(event, Threat) and event.unconfirmed:
-        span += UNCONFIRMED_WORDS_MS
-    return span
+    return max(c.nominal_end_ms for c in cues) - _PROBE_AT * 1000
 
 
 def _at(event: Event, at: int) -> Event:

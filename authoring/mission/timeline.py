@@ -22,8 +22,9 @@ transfer complete." The closing line is left out when the next announcement star
 already marks the exchange, and player logs omit the line too. Communications down are
 followed by ``static`` until ``comms_restored``.
 
-Unconfirmed reports (soundtrack.md §1): with 5 players they are announced as normal threats;
-with fewer players they are left out of the soundtrack altogether.
+Unconfirmed reports (soundtrack.md §1): with 5 players they are announced, prefixed "Unconfirmed
+report." as on the CD, and the crew plays them as normal threats; with fewer players they are
+left out of the soundtrack altogether.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ _NOMINAL = {
 _THREAT_WORD_MS = {(False, False): 840, (True, False): 1_200, (False, True): 1_460,
                    (True, True): 2_060}
 _ZONE_MS = {"red": 1_440, "white": 1_570, "blue": 1_360}
+UNCONFIRMED_MS = 1_670  # "Unconfirmed report" (soundtrack.md §2, row 6b)
 _TIME_MS = (0, 1_780, 1_850, 1_900, 1_950, 2_000, 2_050, 2_100, 2_170)
 
 
@@ -145,19 +147,20 @@ class Timeline:
         }
 
 
-def threat_text(turn: int, zone: str, serious: bool) -> str:
+def threat_text(turn: int, zone: str, serious: bool, unconfirmed: bool = False) -> str:
     """Returns the English threat announcement (soundtrack.md §2, row 6)."""
     kind = ("Serious " if serious else "") + ("internal threat" if zone == "internal" else "threat")
     kind = kind[0].upper() + kind[1:]
     body = f"Time T plus {NUMBER_WORDS[turn]}. {kind}."
     if zone != "internal":
         body += f" Zone {zone}."
-    return f"Alert. {body} Repeat: {body}"
+    prefix = "Alert. Unconfirmed report." if unconfirmed else "Alert."
+    return f"{prefix} {body} Repeat: {body}"
 
 
-def _threat_nominal(turn: int, zone: str, serious: bool) -> int:
+def _threat_nominal(turn: int, zone: str, serious: bool, unconfirmed: bool) -> int:
     once = _TIME_MS[turn] + _THREAT_WORD_MS[(serious, zone == "internal")] + _ZONE_MS.get(zone, 0)
-    return 1_150 + 2 * once + 810
+    return 1_150 + (UNCONFIRMED_MS if unconfirmed else 0) + 2 * once + 810
 
 
 def _phase_name(phase: int, last: bool) -> str:
@@ -214,8 +217,10 @@ def compile_timeline(mission: Mission, players: int | None = None) -> Timeline:
         if isinstance(event, Threat):
             if event.unconfirmed and players < 5:
                 continue  # the crew ignores it: leave it out of this player count's track
-            cues.append(Cue(start, "threat", threat_text(event.turn, event.zone, event.serious),
-                            _threat_nominal(event.turn, event.zone, event.serious), phase,
+            cues.append(Cue(start, "threat",
+                            threat_text(event.turn, event.zone, event.serious, event.unconfirmed),
+                            _threat_nominal(event.turn, event.zone, event.serious,
+                                            event.unconfirmed), phase,
                             {"turn": event.turn, "zone": event.zone, "serious": event.serious,
                              "unconfirmed": event.unconfirmed}, index))
         elif isinstance(event, IncomingData):

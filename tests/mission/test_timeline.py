@@ -78,8 +78,10 @@ def test_unconfirmed_reports_play_only_with_five_players(players: int, announced
     mission = _mission((Threat(10, 1, "red", unconfirmed=True),), players=players)
     threats = [c for c in compile_timeline(mission).cues if c.kind == "threat"]
     assert bool(threats) is announced
-    if announced:  # announced as a normal threat
-        assert "Unconfirmed" not in threats[0].text
+    if announced:  # announced as on the CD; five players play it as a normal threat
+        assert threats[0].text == ("Alert. Unconfirmed report. Time T plus one. Threat. Zone red. "
+                                   "Repeat: Time T plus one. Threat. Zone red.")
+        assert threats[0].nominal_ms == 1_150 + 1_670 + 2 * (1_780 + 840 + 1_440) + 810
 
 
 def test_player_count_argument_overrides_the_mission() -> None:
