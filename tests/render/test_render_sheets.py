@@ -38,7 +38,7 @@ def test_every_kind_renders_for_every_official_mission(path: Path, kind: str) ->
     elif kind == "comms-officer":
         spoken = [t for t in mission.threats() if not (t.unconfirmed and mission.players < 5)]
         assert page.count('class="tick"') >= len(mission.events) + len(mission.phases)
-        assert text.count("Alert. Time T plus") == len(spoken)
+        assert text.count("Repeat: Time T plus") == len(spoken)
     elif kind == "threats":
         assert page.count('<section class="card') >= 6
         assert "data:image/svg+xml" in page
