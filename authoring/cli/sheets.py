@@ -10,8 +10,10 @@ import typer
 
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
-from authoring.mission import load_mission
+from authoring.mission import Mission, load_mission
+from authoring.publish.rating import rate_mission
 from authoring.render.build import build_sheet
+from authoring.render.sheets import Difficulty
 
 app = typer.Typer()
 
@@ -30,6 +32,19 @@ class PaperSize(StrEnum):
 
     a4 = "a4"
     letter = "letter"
+
+
+def _difficulty(mission: Mission) -> Difficulty:
+    """Rates the mission by simulation for the briefing's difficulty box."""
+    rating, why = rate_mission(mission)
+    if rating is None:
+        return Difficulty("not rated", why)
+    return Difficulty(
+        f"{rating.value:.0f} / 100 ({rating.label})",
+        f"official missions 1-8 rate {rating.low:.0f}-{rating.high:.0f} under the same "
+        "simulated crew",
+        (("ship survived", f"{rating.survival:.0%} of {rating.games} simulated games"),
+         ("crew model", rating.crew)))
 
 
 @app.command()
@@ -52,6 +67,9 @@ def sheets(
     templates: Annotated[list[Path] | None, typer.Option(
         "--templates", show_default=False, metavar="DIR",
         help="A folder of templates that override the packaged ones (repeatable).")] = None,
+    rate: Annotated[bool, typer.Option(
+        "--rate", help="Briefing: add the difficulty rating from the linter's simulation "
+        "(a few seconds).")] = False,
 ) -> None:
     """Print a mission sheet as PDF or HTML.
 
@@ -67,6 +85,11 @@ def sheets(
         if not folder.is_dir():
             raise UsageError(f"--templates: expected a folder, got {str(folder)!r}")
     loaded = load_mission(mission)
+    difficulty = None
+    if rate:
+        if kind is not Kind.briefing:
+            raise UsageError("--rate goes with --kind briefing")
+        difficulty = _difficulty(loaded)
     build_sheet(loaded, target, kind=kind.value, paper=paper.value, seed=seed,
-                players=players, templates=tuple(templates or ()))
+                players=players, templates=tuple(templates or ()), difficulty=difficulty)
     err(f"wrote {target}")

@@ -140,3 +140,22 @@ def test_template_override_is_used(tmp_path: Path) -> None:
                   "--templates", str(theme), "-o", str(out))
     assert result.exit_code == 0, result.stderr
     assert out.read_text(encoding="utf-8").startswith("0:02 0:15 1:00 1:30 ")
+
+
+def test_rate_adds_the_simulated_difficulty_to_the_briefing(tmp_path: Path) -> None:
+    out = tmp_path / "brief.html"
+    result = _run(str(OFFICIAL / "simulation-1.yaml"), "--rate", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    assert 'class="difficulty"' in page
+    assert "/ 100 (" in page and "simulated games" in page
+    plain = _run(str(OFFICIAL / "simulation-1.yaml"), "-o", str(tmp_path / "plain.html"))
+    assert plain.exit_code == 0
+    assert 'class="difficulty"' not in (tmp_path / "plain.html").read_text(encoding="utf-8")
+
+
+def test_rate_goes_with_the_briefing_only(tmp_path: Path) -> None:
+    result = _run(str(OFFICIAL / "mission-1.yaml"), "--rate", "--kind", "threats",
+                  "-o", str(tmp_path / "t.html"))
+    assert result.exit_code == 2
+    assert "--rate goes with --kind briefing" in result.stderr
