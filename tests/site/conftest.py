@@ -45,7 +45,7 @@ def server(built: BuildResult) -> Iterator[PreviewServer]:
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[object]:
-    """Headless Debian Chromium driven by Playwright (never `playwright install`)."""
+    """Headless Debian Chromium driven by Playwright (no downloaded browser builds)."""
     if not Path(CHROMIUM).exists():
         pytest.skip("needs Debian chromium at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
