@@ -347,30 +347,53 @@ class Game:
         """Builds the result object from the final state."""
         st = self.state
         survived = st.lost == 0
-        outcomes = []
-        for th in st.threats:
-            if th.status == DESTROYED:
-                fate, points = "destroyed", th.card.points_destroyed
-            elif th.status == SURVIVED:
-                fate, points = "survived", th.card.points_survived
-            elif th.status == ACTIVE_THREAT:
-                fate, points = "on-track", 0
-            else:
-                fate, points = "not-appeared", 0
-            outcomes.append(ThreatOutcome(th.token, th.card.id, th.card.name,
-                                          ZONE_NAMES[th.zone], fate, th.ended or None, points))
-        damage = {ZONE_NAMES[z]: tuple(ship.TOKEN_NAMES[k] for k in st.tokens[z])
-                  for z in range(3)}
+        outcomes = tuple(_outcome(th) for th in st.threats)
+        tokens = st.tokens
+        damage = {"red": _token_names(tokens[0]), "white": _token_names(tokens[1]),
+                  "blue": _token_names(tokens[2])}
         return Result(
             survived=survived,
             turn=st.turn if survived else st.lost,
             cause=cause,
-            threats=tuple(outcomes),
+            threats=outcomes,
             damage=damage,
             score=score_state(st) if survived and self.rules.scored else None,
             log=tuple(self.log or ()),
             trace=tuple(self.trace or ()),
         )
+
+
+# Outcomes and token-name tuples are immutable values that recur in game after game (a plan
+# search resolves the same setup thousands of times): each is built once and then shared.
+_OUTCOMES: dict[tuple[str, int, int, int, int], ThreatOutcome] = {}
+_TOKEN_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}
+_FATES = {PENDING: ("not-appeared", False), ACTIVE_THREAT: ("on-track", False),
+          DESTROYED: ("destroyed", True), SURVIVED: ("survived", True)}
+
+
+def _outcome(th: ThreatState) -> ThreatOutcome:
+    """Returns the outcome value of a threat (shared between games with the same one)."""
+    card = th.card
+    key = (card.id, th.token, th.zone, th.status, th.ended)
+    outcome = _OUTCOMES.get(key)
+    if outcome is None:
+        fate, scores = _FATES[th.status]
+        points = 0
+        if scores:
+            points = card.points_destroyed if th.status == DESTROYED else card.points_survived
+        outcome = ThreatOutcome(th.token, card.id, card.name, ZONE_NAMES[th.zone], fate,
+                                th.ended or None, points)
+        _OUTCOMES[key] = outcome
+    return outcome
+
+
+def _token_names(drawn: list[int]) -> tuple[str, ...]:
+    """Returns the names of a zone's drawn damage tokens, in order."""
+    key = tuple(drawn)
+    names = _TOKEN_NAMES.get(key)
+    if names is None:
+        names = _TOKEN_NAMES[key] = tuple(ship.TOKEN_NAMES[k] for k in key)
+    return names
 
 
 def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool = True,
