@@ -165,14 +165,15 @@ class Game:
         self.turn = turn
         self._new_turn()
         self.step = "appear"
-        self.appear(turn)
+        if turn in self.schedule:
+            self.appear(turn)
         self.step = "action"
         slot = turn - 1
         for member in st.crew:
             # Blank slots on the ship are the common case: skip the call.
             if member.slots[slot] or member.station == SPACE:
                 actions.act(self, member, turn)
-        phase = ship.phase_of(turn)
+        phase = ship.TURN_PHASE[turn]
         if self.vc_now > st.vc[phase]:
             st.vc[phase] = self.vc_now
         self.step = "damage"
@@ -191,7 +192,8 @@ class Game:
                 if member.station != SPACE and not member.out:
                     self.delay(member, turn + 1)
         st.turn = turn
-        self._snapshot()
+        if self.trace is not None:
+            self._snapshot()
 
     def closing_step(self) -> None:
         """Resolves the closing step (turn 13): last rocket, pilot's return, last threat move.
