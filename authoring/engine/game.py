@@ -80,8 +80,7 @@ class Game:
         self.forced = forced_tokens or {}
         self.log: list[LogEntry] | None = [] if record else None
         self.trace: list[str] | None = [] if trace else None
-        self.tracks: tuple[Trajectory, ...] = tuple(TRAJECTORIES[n] for n in state.tracks)
-        self.track_actions = tuple(t.actions for t in self.tracks)
+        self.tracks, self.track_actions = _boards(state.tracks)
         self.schedule: dict[int, list[ThreatState]] = {}  # turn -> threats appearing then
         for th in state.threats:
             if th.status == PENDING:
@@ -90,7 +89,8 @@ class Game:
         self.step = ""  # the running step's name; overrides the caller's guess in the log
         self.cause = ""  # why the ship was lost
         self._new_turn()
-        self._snapshot()  # the trace starts with the state the game starts from
+        if self.trace is not None:
+            self._snapshot()  # the trace starts with the state the game starts from
 
     def fork(self) -> Game:
         """Returns an independent copy between turns (state, generator, forced draws, log).
@@ -363,6 +363,20 @@ class Game:
             log=tuple(self.log or ()),
             trace=tuple(self.trace or ()),
         )
+
+
+# The four trajectories of a game and their square letters, by board names (built once).
+Boards = tuple[tuple[Trajectory, ...], tuple[tuple[str, ...], ...]]
+_BOARDS: dict[tuple[str, ...], Boards] = {}
+
+
+def _boards(names: tuple[str, ...]) -> Boards:
+    """Returns the trajectories of the four tracks and their square letters (built once)."""
+    boards = _BOARDS.get(names)
+    if boards is None:
+        tracks = tuple(TRAJECTORIES[n] for n in names)
+        boards = _BOARDS[names] = (tracks, tuple(t.actions for t in tracks))
+    return boards
 
 
 # Outcomes and token-name tuples are immutable values that recur in game after game (a plan
