@@ -72,9 +72,8 @@ def enter(g: Game, member: CrewMember, station: int) -> None:
     st = g.state
     if station in st.contaminated:
         knock_out(g, member)
-    for th in st.threats:
-        if th.status == ACTIVE_THREAT and "slime" in th.card.abilities \
-                and station in th.stations:
+    for th in g.slimes:
+        if th.status == ACTIVE_THREAT and station in th.stations:
             delay(g, member, g.turn + 1)
             break
 
@@ -144,9 +143,8 @@ def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:
     """Turns an A/B/C into a hit on a malfunction, or nothing on a broken system."""
     st = g.state
     here = member.station
-    for th in st.threats:
-        if th.status == ACTIVE_THREAT and th.card.system == letter and here in th.stations \
-                and th.card.malfunction:
+    for th in g.malfunctions:
+        if th.status == ACTIVE_THREAT and th.card.system == letter and here in th.stations:
             hit_malfunction(g, member, th, 2 if heroic and letter != "C" else 1)
             return True
     if (here, letter) in st.broken:

@@ -82,6 +82,9 @@ class Game:
         self.trace: list[str] | None = [] if trace else None
         self.tracks, self.track_actions = _boards(state.tracks)
         self.schedule: dict[int, list[ThreatState]] = {}  # turn -> threats appearing then
+        # The threats a repair card or a move into a station must look at, in token order.
+        self.malfunctions = [th for th in state.threats if th.card.malfunction]
+        self.slimes = [th for th in state.threats if "slime" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)
