@@ -71,11 +71,10 @@ def enter(g: Game, member: CrewMember, station: int) -> None:
     member.station = station
     st = g.state
     if station in st.contaminated:
-        g.knock_out(member)
-    for th in st.threats:
-        if th.status == ACTIVE_THREAT and "slime" in th.card.abilities \
-                and station in th.stations:
-            g.delay(member, g.turn + 1)
+        knock_out(g, member)
+    for th in g.slimes:
+        if th.status == ACTIVE_THREAT and station in th.stations:
+            delay(g, member, g.turn + 1)
             break
 
 
@@ -95,9 +94,9 @@ def act(g: Game, member: CrewMember, turn: int) -> None:
             return
         if g.log is not None:
             g.note("action", f"{who} flies the interceptors back to UR")
-        g.enter(member, UR)
+        enter(g, member, UR)
         if kind != BLANK:
-            g.delay(member, turn)
+            delay(g, member, turn)
         return
     if kind == BLANK:
         return
@@ -107,7 +106,7 @@ def act(g: Game, member: CrewMember, turn: int) -> None:
         if to != here:
             if g.log is not None:
                 g.note("action", f"{who} moves {STATION_CODES[here]} -> {STATION_CODES[to]}")
-            g.enter(member, to)
+            enter(g, member, to)
     elif kind == LIFT:
         zone = zone_of(here)
         damaged = g.effects and ship.GRAVOLIFT in g.state.tokens[zone]
@@ -117,15 +116,15 @@ def act(g: Game, member: CrewMember, turn: int) -> None:
         if g.log is not None:
             g.note("action", f"{who} takes the gravolift {STATION_CODES[here]} -> "
                                 f"{STATION_CODES[to]}")
-        g.enter(member, to)
+        enter(g, member, to)
         if late:
-            g.delay(member, turn + 1)
+            delay(g, member, turn + 1)
     elif kind == HMOVE:
         to = (code >> 8) - 1
         if g.log is not None:
             g.note("action", f"{who} moves heroically to {STATION_CODES[to]}")
         if to != here:
-            g.enter(member, to)
+            enter(g, member, to)
     elif kind == ACT_A:
         action_a(g, member, heroic)
     elif kind == ACT_B:
@@ -137,16 +136,15 @@ def act(g: Game, member: CrewMember, turn: int) -> None:
     if code & TRIP_BIT:
         if g.log is not None:
             g.note("action", f"{who} tripped")
-        g.delay(member, turn + 1)
+        delay(g, member, turn + 1)
 
 
 def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:
     """Turns an A/B/C into a hit on a malfunction, or nothing on a broken system."""
     st = g.state
     here = member.station
-    for th in st.threats:
-        if th.status == ACTIVE_THREAT and th.card.system == letter and here in th.stations \
-                and th.card.malfunction:
+    for th in g.malfunctions:
+        if th.status == ACTIVE_THREAT and th.card.system == letter and here in th.stations:
             hit_malfunction(g, member, th, 2 if heroic and letter != "C" else 1)
             return True
     if (here, letter) in st.broken:

@@ -48,10 +48,10 @@ def damage_ship(g: Game, zone: int, points: int, source: str) -> None:
     drawn = st.tokens[zone]
     if g.log is not None:
         g.note("threat", f"{source}: {points} damage to {ZONE_NAMES[zone]}")
+    forced = g.forced.get(zone)
     for _ in range(points):
         if len(drawn) == 6:
             raise ShipDestroyed(f"a 7th damage in the {ZONE_NAMES[zone]} zone")
-        forced = g.forced.get(zone)
         while forced and forced[0] in drawn:
             forced.pop(0)
         if forced:
@@ -62,9 +62,9 @@ def damage_ship(g: Game, zone: int, points: int, source: str) -> None:
         if g.log is not None:
             g.note("threat", f"{ZONE_NAMES[zone]} damage token: {ship.TOKEN_NAMES[token]}")
         if token == ship.SHIELD:
-            st.shields[zone] = min(st.shields[zone], g.shield_cap(zone))
+            st.shields[zone] = min(st.shields[zone], shield_cap(g, zone))
         elif token == ship.REACTOR:
-            st.reactors[zone] = min(st.reactors[zone], g.reactor_cap(zone))
+            st.reactors[zone] = min(st.reactors[zone], reactor_cap(g, zone))
 
 
 def scout_bonus(g: Game, th: ThreatState) -> int:
@@ -93,4 +93,4 @@ def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool 
     if g.log is not None:
         g.note("threat", f"{th.card.name} attacks {ZONE_NAMES[zone]} "
                             f"({strength} past the shields)")
-    g.damage_ship(zone, strength * g.multiplier(zone), th.card.name)
+    damage_ship(g, zone, strength * multiplier(g, zone), th.card.name)

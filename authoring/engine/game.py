@@ -80,9 +80,11 @@ class Game:
         self.forced = forced_tokens or {}
         self.log: list[LogEntry] | None = [] if record else None
         self.trace: list[str] | None = [] if trace else None
-        self.tracks: tuple[Trajectory, ...] = tuple(TRAJECTORIES[n] for n in state.tracks)
-        self.track_actions = tuple(t.actions for t in self.tracks)
+        self.tracks, self.track_actions = _boards(state.tracks)
         self.schedule: dict[int, list[ThreatState]] = {}  # turn -> threats appearing then
+        # The threats a repair card or a move into a station must look at, in token order.
+        self.malfunctions = [th for th in state.threats if th.card.malfunction]
+        self.slimes = [th for th in state.threats if "slime" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)
@@ -90,7 +92,8 @@ class Game:
         self.step = ""  # the running step's name; overrides the caller's guess in the log
         self.cause = ""  # why the ship was lost
         self._new_turn()
-        self._snapshot()  # the trace starts with the state the game starts from
+        if self.trace is not None:
+            self._snapshot()  # the trace starts with the state the game starts from
 
     def fork(self) -> Game:
         """Returns an independent copy between turns (state, generator, forced draws, log).
@@ -165,14 +168,15 @@ class Game:
         self.turn = turn
         self._new_turn()
         self.step = "appear"
-        self.appear(turn)
+        if turn in self.schedule:
+            self.appear(turn)
         self.step = "action"
         slot = turn - 1
         for member in st.crew:
             # Blank slots on the ship are the common case: skip the call.
             if member.slots[slot] or member.station == SPACE:
                 actions.act(self, member, turn)
-        phase = ship.phase_of(turn)
+        phase = ship.TURN_PHASE[turn]
         if self.vc_now > st.vc[phase]:
             st.vc[phase] = self.vc_now
         self.step = "damage"
@@ -191,7 +195,8 @@ class Game:
                 if member.station != SPACE and not member.out:
                     self.delay(member, turn + 1)
         st.turn = turn
-        self._snapshot()
+        if self.trace is not None:
+            self._snapshot()
 
     def closing_step(self) -> None:
         """Resolves the closing step (turn 13): last rocket, pilot's return, last threat move.
@@ -347,30 +352,67 @@ class Game:
         """Builds the result object from the final state."""
         st = self.state
         survived = st.lost == 0
-        outcomes = []
-        for th in st.threats:
-            if th.status == DESTROYED:
-                fate, points = "destroyed", th.card.points_destroyed
-            elif th.status == SURVIVED:
-                fate, points = "survived", th.card.points_survived
-            elif th.status == ACTIVE_THREAT:
-                fate, points = "on-track", 0
-            else:
-                fate, points = "not-appeared", 0
-            outcomes.append(ThreatOutcome(th.token, th.card.id, th.card.name,
-                                          ZONE_NAMES[th.zone], fate, th.ended or None, points))
-        damage = {ZONE_NAMES[z]: tuple(ship.TOKEN_NAMES[k] for k in st.tokens[z])
-                  for z in range(3)}
+        outcomes = tuple(_outcome(th) for th in st.threats)
+        tokens = st.tokens
+        damage = {"red": _token_names(tokens[0]), "white": _token_names(tokens[1]),
+                  "blue": _token_names(tokens[2])}
         return Result(
             survived=survived,
             turn=st.turn if survived else st.lost,
             cause=cause,
-            threats=tuple(outcomes),
+            threats=outcomes,
             damage=damage,
             score=score_state(st) if survived and self.rules.scored else None,
             log=tuple(self.log or ()),
             trace=tuple(self.trace or ()),
         )
+
+
+# The four trajectories of a game and their square letters, by board names (built once).
+Boards = tuple[tuple[Trajectory, ...], tuple[tuple[str, ...], ...]]
+_BOARDS: dict[tuple[str, ...], Boards] = {}
+
+
+def _boards(names: tuple[str, ...]) -> Boards:
+    """Returns the trajectories of the four tracks and their square letters (built once)."""
+    boards = _BOARDS.get(names)
+    if boards is None:
+        tracks = tuple(TRAJECTORIES[n] for n in names)
+        boards = _BOARDS[names] = (tracks, tuple(t.actions for t in tracks))
+    return boards
+
+
+# Outcomes and token-name tuples are immutable values that recur in game after game (a plan
+# search resolves the same setup thousands of times): each is built once and then shared.
+_OUTCOMES: dict[tuple[str, int, int, int, int], ThreatOutcome] = {}
+_TOKEN_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}
+_FATES = {PENDING: ("not-appeared", False), ACTIVE_THREAT: ("on-track", False),
+          DESTROYED: ("destroyed", True), SURVIVED: ("survived", True)}
+
+
+def _outcome(th: ThreatState) -> ThreatOutcome:
+    """Returns the outcome value of a threat (shared between games with the same one)."""
+    card = th.card
+    key = (card.id, th.token, th.zone, th.status, th.ended)
+    outcome = _OUTCOMES.get(key)
+    if outcome is None:
+        fate, scores = _FATES[th.status]
+        points = 0
+        if scores:
+            points = card.points_destroyed if th.status == DESTROYED else card.points_survived
+        outcome = ThreatOutcome(th.token, card.id, card.name, ZONE_NAMES[th.zone], fate,
+                                th.ended or None, points)
+        _OUTCOMES[key] = outcome
+    return outcome
+
+
+def _token_names(drawn: list[int]) -> tuple[str, ...]:
+    """Returns the names of a zone's drawn damage tokens, in order."""
+    key = tuple(drawn)
+    names = _TOKEN_NAMES.get(key)
+    if names is None:
+        names = _TOKEN_NAMES[key] = tuple(ship.TOKEN_NAMES[k] for k in key)
+    return names
 
 
 def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool = True,

@@ -42,6 +42,10 @@ def phase_of(turn: int) -> int:
     return 0 if turn <= 3 else 1 if turn <= 7 else 2
 
 
+# ``phase_of`` as a table indexed by turn 0-13, for the turn loop.
+TURN_PHASE: tuple[int, ...] = tuple(phase_of(turn) for turn in range(14))
+
+
 def neighbour(station: int, direction: int) -> int:
     """Returns the station one step toward red (-1) or blue (+1) on the same deck."""
     zone = station % 3 + direction

@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from authoring.engine.game import Game
 
 
+# The weapons' names in the log, built once rather than in every damage step.
+HEAVY_LABELS: tuple[str, ...] = tuple(f"the {zone} heavy laser" for zone in ZONE_NAMES[:3])
+LIGHT_LABELS: tuple[str, ...] = tuple(f"the {zone} light laser" for zone in ZONE_NAMES[:3])
+
+
 def eligible(th: ThreatState, weapon: int) -> bool:
     """Tells whether a weapon may target a threat (card texts can forbid it)."""
     for ability in th.card.abilities:
@@ -26,22 +31,19 @@ def eligible(th: ThreatState, weapon: int) -> bool:
 def damage_step(g: Game, *, rockets_only: bool) -> None:
     """Computes damage to external threats from every weapon that fires (step 3)."""
     st = g.state
-    if not (st.rocket_flying or any(g.armed)
-            or any(c.station == SPACE for c in st.crew)):
-        return  # nothing fires: the common case, kept cheap
+    if not (st.rocket_flying or any(g.armed)):
+        # Nothing fires unless a pilot is out with the interceptors: the common case, kept
+        # cheap (a plain loop, no generator).
+        for member in st.crew:
+            if member.station == SPACE:
+                break
+        else:
+            return
     board = [th for th in st.threats if th.status == ACTIVE_THREAT and th.card.external]
     hits: dict[int, int] = {}
     pulsed: set[int] = set()
     rocketed: list[ThreatState] = []
     index = {id(th): th for th in board}
-
-    def nearest(candidates: list[ThreatState]) -> ThreatState | None:
-        """Returns the threat on the lowest square (ties: the lowest token)."""
-        best = None
-        for th in candidates:  # ``board`` is in token order: ties keep the lowest token
-            if best is None or th.square < best.square:
-                best = th
-        return best
 
     def hit(th: ThreatState, strength: int, what: str) -> None:
         """Adds a weapon's strength to the threat's total of this step."""
@@ -66,12 +68,12 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
             if station <= UB:
                 strength = ship.HEAVY_STRENGTH[zone] - (
                     g.effects and ship.UPPER_CANNON in st.tokens[zone])
-                weapon, what = abilities.HEAVY, f"the {ZONE_NAMES[zone]} heavy laser"
+                weapon, what = abilities.HEAVY, HEAVY_LABELS[zone]
             else:
                 strength = ship.LIGHT_STRENGTH - (
                     g.effects and ship.LOWER_CANNON in st.tokens[zone])
-                weapon, what = abilities.LIGHT, f"the {ZONE_NAMES[zone]} light laser"
-            target = nearest([th for th in board
+                weapon, what = abilities.LIGHT, LIGHT_LABELS[zone]
+            target = _nearest([th for th in board
                               if th.zone == zone and eligible(th, weapon)])
             if target is not None:
                 hit(target, strength + bonus, what)
@@ -80,7 +82,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
         candidates = [th for th in board if DISTANCE[th.square] <= 2
                       and eligible(th, abilities.ROCKET)]
         magnets = [th for th in candidates if "rocket-magnet" in th.card.abilities]
-        target = magnets[0] if magnets else nearest(candidates)
+        target = magnets[0] if magnets else _nearest(candidates)
         if target is None:
             if g.log is not None:
                 g.note("damage", "the rocket finds no target")
@@ -91,6 +93,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
     if not rockets_only:
         _interceptors(g, board, hit)
     lost: set[int] = set()
+    marauders = _marauders(g) if hits else 0  # the loop below changes no threat's status
     for key, total in hits.items():
         th = index[key]
         if th.cryo:
@@ -100,7 +103,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
             continue
         shield = 0 if key in pulsed and "pulse-zeroes-shield" in th.card.abilities \
             else th.shield
-        shield += _marauders(g)
+        shield += marauders
         damage = max(0, total - shield)
         cap = th.card.ability_arg("max-damage")
         if cap:
@@ -132,6 +135,15 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
     for th in rocketed:
         if "rocket-magnet" in th.card.abilities:
             th.shield += 1
+
+
+def _nearest(candidates: list[ThreatState]) -> ThreatState | None:
+    """Returns the threat on the lowest square (ties: the lowest token)."""
+    best = None
+    for th in candidates:  # ``board`` is in token order: ties keep the lowest token
+        if best is None or th.square < best.square:
+            best = th
+    return best
 
 
 def _marauders(g: Game) -> int:
