@@ -20,6 +20,7 @@ RAMP_MS = 60
 BED_DUCK_DB = -15.0     # the bed under speech: another 15 dB down
 STATIC_DUCK_DB = -12.0  # static under speech
 MASTER_CEILING_DBFS = -1.0
+_BLOCK = 1 << 16  # samples converted at a time: small enough to stay in cache
 
 
 def start_sample(ms: int) -> int:
@@ -69,15 +70,27 @@ def duck(signal: Samples, ducks: Sequence[tuple[Sequence[tuple[int, int]], float
     every = [span for spans, _ in local for span in spans]
     for lo, hi in _regions(every, ramp, n):
         gain = np.ones(hi - lo, np.float32)
-        idx = np.arange(lo, hi)
         for spans, floor in local:
+            low = np.float32(floor)
             for s, e in spans:
-                if e + ramp <= lo or s - ramp >= hi:
+                a, b = max(lo, s - ramp), min(hi, e + ramp)
+                if b <= a:
                     continue
-                down = np.clip((s - idx) / ramp, 0.0, 1.0)  # 1 before the ramp, 0 from s on
-                up = np.clip((idx - e) / ramp, 0.0, 1.0)    # 0 until e, 1 after the ramp
-                level = floor + (1.0 - floor) * np.maximum(down, up)
-                np.minimum(gain, level.astype(np.float32), out=gain)
+                # outside [s - ramp, e + ramp) the level is 1.0: only the ramps need the formula
+                # (kept exactly as it was, so the output bytes do not change) and the span
+                # itself sits at the floor
+                for r0, r1 in ((a, min(b, s)), (max(a, e), b)):
+                    if r1 > r0:
+                        idx = np.arange(r0, r1)
+                        down = np.clip((s - idx) / ramp, 0.0, 1.0)
+                        up = np.clip((idx - e) / ramp, 0.0, 1.0)
+                        level = floor + (1.0 - floor) * np.maximum(down, up)
+                        part = gain[r0 - lo:r1 - lo]
+                        np.minimum(part, level.astype(np.float32), out=part)
+                f0, f1 = max(a, s), min(b, e)
+                if f1 > f0:
+                    part = gain[f0 - lo:f1 - lo]
+                    np.minimum(part, low, out=part)
         signal[lo:hi] *= gain
 
 
@@ -116,12 +129,23 @@ def mix(placed: Sequence[Placed], length: int, bed: Samples | None = None,
     return track, master
 
 
-def to_stereo_pcm16(track: Samples) -> bytes:
-    """Returns the mono track as interleaved 16-bit stereo PCM bytes."""
-    from authoring.audio.pcm import to_int16
+def to_stereo_pcm16(track: Samples) -> memoryview:
+    """Returns the mono track as interleaved 16-bit stereo PCM (a byte view, no extra copy).
 
-    mono = to_int16(track)
-    stereo = np.empty((len(mono), 2), np.int16)
-    stereo[:, 0] = mono
-    stereo[:, 1] = mono
-    return stereo.tobytes()
+    The conversion runs block by block (rounded and clipped exactly as ``pcm.to_int16``), so
+    no track-long float or mono intermediate is ever held besides the result.
+    """
+    n = len(track)
+    stereo = np.empty((n, 2), np.int16)
+    scaled = np.empty(min(n, _BLOCK), np.float32)
+    ints = np.empty(min(n, _BLOCK), np.int16)
+    for lo in range(0, n, _BLOCK):
+        hi = min(n, lo + _BLOCK)
+        block, mono = scaled[: hi - lo], ints[: hi - lo]
+        np.multiply(track[lo:hi], np.float32(32768.0), out=block)
+        np.rint(block, out=block)
+        np.clip(block, -32768.0, 32767.0, out=block)
+        mono[...] = block  # exact: whole numbers within the int16 range
+        stereo[lo:hi, 0] = mono
+        stereo[lo:hi, 1] = mono
+    return stereo.data.cast("B")

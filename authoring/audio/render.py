@@ -81,6 +81,13 @@ class Rendering:
 
     def pcm16_stereo(self) -> bytes:
         """Returns the track as 44.1 kHz 16-bit stereo PCM bytes."""
+        return self.pcm16_view().tobytes()
+
+    def pcm16_view(self) -> memoryview:
+        """Returns the same PCM as ``pcm16_stereo`` as a byte view, without copying it again.
+
+        ``write_audio`` takes it as it is: a render saves a copy of the track-long buffer.
+        """
         return to_stereo_pcm16(self.track)
 
 
