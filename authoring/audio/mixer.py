@@ -8,7 +8,7 @@ whole if it would peak above -1 dBFS, so it never clips.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,12 +94,14 @@ def duck(signal: Samples, ducks: Sequence[tuple[Sequence[tuple[int, int]], float
         signal[lo:hi] *= gain
 
 
-def mix(placed: Sequence[Placed], length: int, bed: Samples | None = None,
+def mix(placed: Sequence[Placed], length: int,
+        bed: Samples | Callable[[Samples], None] | None = None,
         bed_span: tuple[int, int] = (0, 0)) -> tuple[Samples, float]:
     """Returns the mixed mono track and the master gain applied (1.0 when none was needed).
 
-    ``bed`` (the alarm loop, starting at ``bed_span[0]``) is ducked in place to save a copy
-    of a track-long array.
+    ``bed`` is the alarm loop starting at ``bed_span[0]``: its samples, or a function that
+    writes them into the stretch of track it is given (then no track-long bed array exists).
+    It goes into the still silent track first and is ducked there, in place.
     """
     track = np.zeros(length, np.float32)
     speech = [(p.start, p.end) for p in placed if p.cue.speech]
@@ -107,12 +109,15 @@ def mix(placed: Sequence[Placed], length: int, bed: Samples | None = None,
     if bed is not None:
         lo, hi = max(0, bed_span[0]), min(length, bed_span[1])
         if hi > lo:
-            part = bed[: hi - lo]
+            part = track[lo:hi]
+            if callable(bed):
+                bed(part)
+            else:
+                part[:] = bed[: hi - lo]
             # fade the bed in and out, duck it under speech, drop it under static
             duck(part, [([(lo - 10 * RATE, lo), (hi, hi + 10 * RATE)], 0.0),
                         (speech, db_to_gain(BED_DUCK_DB)),
                         ([(p.start, p.end) for p in statics], 0.0)], lo)
-            track[lo:hi] += part
     for p in placed:
         end = min(p.end, length)
         clip = p.samples[: end - p.start]

@@ -46,3 +46,12 @@ def test_stereo_pcm_is_the_rounded_mono_twice() -> None:
     view = to_stereo_pcm16(track)
     assert view.nbytes == len(track) * 4
     assert view.tobytes() == expected
+
+
+def test_alarm_bed_is_the_cycle_looped() -> None:
+    from authoring.audio.pcm import db_to_gain
+    from authoring.audio.sfx import alarm_bed, klaxon_cycle
+
+    cycle = klaxon_cycle() * np.float32(db_to_gain(-20.0 - 30.0))
+    n = len(cycle) * 2 + 1_234
+    assert np.array_equal(alarm_bed(n, -20.0, -30.0), np.tile(cycle, 3)[:n])
