@@ -45,8 +45,13 @@ def check_encoder(fmt: str) -> None:
         require_program("ffmpeg", f"to write {fmt.upper()} files")
 
 
-def write_audio(pcm16_stereo: bytes, out: Path, fmt: str) -> None:
-    """Writes 44.1 kHz 16-bit stereo PCM to ``out`` in ``fmt``, atomically."""
+def write_audio(pcm16_stereo: bytes | memoryview, out: Path, fmt: str) -> None:
+    """Writes 44.1 kHz 16-bit stereo PCM to ``out`` in ``fmt``, atomically.
+
+    The PCM is handed on as it is (``wave`` and pydub both take any byte buffer): no copy.
+    """
+    # a view of wider items would make pydub count samples as bytes
+    data = pcm16_stereo.cast("B") if isinstance(pcm16_stereo, memoryview) else pcm16_stereo
     check_encoder(fmt)
     with atomic_target(out) as tmp:
         if fmt == "wav":
@@ -54,12 +59,12 @@ def write_audio(pcm16_stereo: bytes, out: Path, fmt: str) -> None:
                 w.setnchannels(2)
                 w.setsampwidth(2)
                 w.setframerate(RATE)
-                w.writeframes(pcm16_stereo)
+                w.writeframes(data)
         else:
             from pydub import AudioSegment
             from pydub.exceptions import CouldntEncodeError
 
-            seg = AudioSegment(data=pcm16_stereo, sample_width=2, frame_rate=RATE, channels=2)
+            seg = AudioSegment(data=data, sample_width=2, frame_rate=RATE, channels=2)
             try:
                 seg.export(str(tmp), **_PYDUB_ARGS[fmt]).close()
             except CouldntEncodeError as error:

@@ -8,7 +8,7 @@ whole if it would peak above -1 dBFS, so it never clips.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +20,7 @@ RAMP_MS = 60
 BED_DUCK_DB = -15.0     # the bed under speech: another 15 dB down
 STATIC_DUCK_DB = -12.0  # static under speech
 MASTER_CEILING_DBFS = -1.0
+_BLOCK = 1 << 16  # samples converted at a time: small enough to stay in cache
 
 
 def start_sample(ms: int) -> int:
@@ -69,24 +70,38 @@ def duck(signal: Samples, ducks: Sequence[tuple[Sequence[tuple[int, int]], float
     every = [span for spans, _ in local for span in spans]
     for lo, hi in _regions(every, ramp, n):
         gain = np.ones(hi - lo, np.float32)
-        idx = np.arange(lo, hi)
         for spans, floor in local:
+            low = np.float32(floor)
             for s, e in spans:
-                if e + ramp <= lo or s - ramp >= hi:
+                a, b = max(lo, s - ramp), min(hi, e + ramp)
+                if b <= a:
                     continue
-                down = np.clip((s - idx) / ramp, 0.0, 1.0)  # 1 before the ramp, 0 from s on
-                up = np.clip((idx - e) / ramp, 0.0, 1.0)    # 0 until e, 1 after the ramp
-                level = floor + (1.0 - floor) * np.maximum(down, up)
-                np.minimum(gain, level.astype(np.float32), out=gain)
+                # outside [s - ramp, e + ramp) the level is 1.0: only the ramps need the formula
+                # (kept exactly as it was, so the output bytes do not change) and the span
+                # itself sits at the floor
+                for r0, r1 in ((a, min(b, s)), (max(a, e), b)):
+                    if r1 > r0:
+                        idx = np.arange(r0, r1)
+                        down = np.clip((s - idx) / ramp, 0.0, 1.0)
+                        up = np.clip((idx - e) / ramp, 0.0, 1.0)
+                        level = floor + (1.0 - floor) * np.maximum(down, up)
+                        part = gain[r0 - lo:r1 - lo]
+                        np.minimum(part, level.astype(np.float32), out=part)
+                f0, f1 = max(a, s), min(b, e)
+                if f1 > f0:
+                    part = gain[f0 - lo:f1 - lo]
+                    np.minimum(part, low, out=part)
         signal[lo:hi] *= gain
 
 
-def mix(placed: Sequence[Placed], length: int, bed: Samples | None = None,
+def mix(placed: Sequence[Placed], length: int,
+        bed: Samples | Callable[[Samples], None] | None = None,
         bed_span: tuple[int, int] = (0, 0)) -> tuple[Samples, float]:
     """Returns the mixed mono track and the master gain applied (1.0 when none was needed).
 
-    ``bed`` (the alarm loop, starting at ``bed_span[0]``) is ducked in place to save a copy
-    of a track-long array.
+    ``bed`` is the alarm loop starting at ``bed_span[0]``: its samples, or a function that
+    writes them into the stretch of track it is given (then no track-long bed array exists).
+    It goes into the still silent track first and is ducked there, in place.
     """
     track = np.zeros(length, np.float32)
     speech = [(p.start, p.end) for p in placed if p.cue.speech]
@@ -94,12 +109,15 @@ def mix(placed: Sequence[Placed], length: int, bed: Samples | None = None,
     if bed is not None:
         lo, hi = max(0, bed_span[0]), min(length, bed_span[1])
         if hi > lo:
-            part = bed[: hi - lo]
+            part = track[lo:hi]
+            if callable(bed):
+                bed(part)
+            else:
+                part[:] = bed[: hi - lo]
             # fade the bed in and out, duck it under speech, drop it under static
             duck(part, [([(lo - 10 * RATE, lo), (hi, hi + 10 * RATE)], 0.0),
                         (speech, db_to_gain(BED_DUCK_DB)),
                         ([(p.start, p.end) for p in statics], 0.0)], lo)
-            track[lo:hi] += part
     for p in placed:
         end = min(p.end, length)
         clip = p.samples[: end - p.start]
@@ -116,12 +134,23 @@ def mix(placed: Sequence[Placed], length: int, bed: Samples | None = None,
     return track, master
 
 
-def to_stereo_pcm16(track: Samples) -> bytes:
-    """Returns the mono track as interleaved 16-bit stereo PCM bytes."""
-    from authoring.audio.pcm import to_int16
+def to_stereo_pcm16(track: Samples) -> memoryview:
+    """Returns the mono track as interleaved 16-bit stereo PCM (a byte view, no extra copy).
 
-    mono = to_int16(track)
-    stereo = np.empty((len(mono), 2), np.int16)
-    stereo[:, 0] = mono
-    stereo[:, 1] = mono
-    return stereo.tobytes()
+    The conversion runs block by block (rounded and clipped exactly as ``pcm.to_int16``), so
+    no track-long float or mono intermediate is ever held besides the result.
+    """
+    n = len(track)
+    stereo = np.empty((n, 2), np.int16)
+    scaled = np.empty(min(n, _BLOCK), np.float32)
+    ints = np.empty(min(n, _BLOCK), np.int16)
+    for lo in range(0, n, _BLOCK):
+        hi = min(n, lo + _BLOCK)
+        block, mono = scaled[: hi - lo], ints[: hi - lo]
+        np.multiply(track[lo:hi], np.float32(32768.0), out=block)
+        np.rint(block, out=block)
+        np.clip(block, -32768.0, 32767.0, out=block)
+        mono[...] = block  # exact: whole numbers within the int16 range
+        stereo[lo:hi, 0] = mono
+        stereo[lo:hi, 1] = mono
+    return stereo.data.cast("B")

@@ -81,6 +81,13 @@ class Rendering:
 
     def pcm16_stereo(self) -> bytes:
         """Returns the track as 44.1 kHz 16-bit stereo PCM bytes."""
+        return self.pcm16_view().tobytes()
+
+    def pcm16_view(self) -> memoryview:
+        """Returns the same PCM as ``pcm16_stereo`` as a byte view, without copying it again.
+
+        ``write_audio`` takes it as it is: a render saves a copy of the track-long buffer.
+        """
         return to_stereo_pcm16(self.track)
 
 
@@ -204,12 +211,14 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
                                        cue.kind, text))
     end_ms = max([c.end_ms for c in caption_cues] + [timeline.phases_ms[-1]]) + TAIL_MS
     length = start_sample(end_ms)
-    bed = None
+    bed: Callable[[Samples], None] | None = None
     bed_span = (0, 0)
     if options.bed:
         starts = [c.start_ms for c in cues if c.kind == "mission_start"]
         bed_span = (start_sample(starts[0] if starts else 0), start_sample(timeline.phases_ms[-1]))
-        bed = sfx.alarm_bed(bed_span[1] - bed_span[0], ref_db, voice.bed_db)
+
+        def bed(out: Samples) -> None:
+            sfx.alarm_bed_into(out, ref_db, voice.bed_db)
     if progress is not None:
         progress(len(clips), len(clips), "mixing")
     track, master = mix(placed, length, bed, bed_span)

@@ -101,6 +101,17 @@ def klaxon_cycle() -> Samples:
 
 def alarm_bed(n: int, ref_db: float, bed_db: float) -> Samples:
     """Returns ``n`` samples of the looping alarm bed at ``bed_db`` under the speech RMS."""
+    out = np.empty(n, np.float32)
+    alarm_bed_into(out, ref_db, bed_db)
+    return out
+
+
+def alarm_bed_into(out: Samples, ref_db: float, bed_db: float) -> None:
+    """Fills ``out`` with the looping alarm bed (the samples ``alarm_bed`` returns), in place.
+
+    The mixer writes the bed straight into the track this way: no track-long bed array.
+    """
     cycle = klaxon_cycle() * np.float32(db_to_gain(ref_db + bed_db))
-    reps = n // len(cycle) + 1
-    return np.tile(cycle, reps)[:n]
+    for lo in range(0, len(out), len(cycle)):
+        chunk = out[lo:lo + len(cycle)]
+        chunk[:] = cycle[: len(chunk)]

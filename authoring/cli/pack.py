@@ -10,9 +10,6 @@ import typer
 from authoring import __version__
 from authoring.cli._common import err, format_problem, reports_errors
 from authoring.errors import UsageError
-from authoring.publish import BuildOptions, PreviewServer, build_pack, new_pack
-from authoring.publish.build import MARKER
-from authoring.publish.manifest import MANIFEST
 
 app = typer.Typer(no_args_is_help=True,
                   help="Build a mission pack into a static website with an in-browser player.")
@@ -51,6 +48,9 @@ def build(
     build before anything is rendered (exit 1). Dates and zip timestamps come from
     SOURCE_DATE_EPOCH when set, so the same input gives the same bytes.
     """
+    # the publisher is imported on use: every other command starts faster without it
+    from authoring.publish import BuildOptions, build_pack
+
     for folder in templates or []:
         if not folder.is_dir():
             raise UsageError(f"--templates: expected a folder, got {str(folder)!r}")
@@ -87,6 +87,10 @@ def serve(
 
     The server answers only on this computer. Stop it with Ctrl+C.
     """
+    from authoring.publish import PreviewServer
+    from authoring.publish.build import MARKER
+    from authoring.publish.manifest import MANIFEST
+
     root = path
     if (path / MANIFEST).is_file() and not (path / "index.html").is_file():
         root = path / "_site"
@@ -121,6 +125,8 @@ def new(
 
     Refuses a folder that exists and is not empty.
     """
+    from authoring.publish import new_pack
+
     for written in new_pack(folder, title):
         typer.echo(str(written))
     err(f"next: spacealert pack build {folder}")

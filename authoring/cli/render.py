@@ -104,7 +104,7 @@ def render(
             options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
             progress=report)
         bar.update(task, description=f"encoding {fmt}", total=None)
-        write_audio(rendering.pcm16_stereo(), out, fmt)
+        write_audio(rendering.pcm16_view(), out, fmt)
     for warning in rendering.warnings:
         err(f"warning: {warning}")
     typer.echo(str(out))
