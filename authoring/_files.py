@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from authoring.errors import InvalidInputError
+from authoring.errors import InvalidInputError, UsageError
 
 
 def _umask() -> int:
@@ -25,13 +25,14 @@ def _umask() -> int:
 def atomic_target(path: str | Path) -> Iterator[Path]:
     """Yields a temp path beside ``path``; when the block succeeds it replaces ``path``.
 
-    Raises ``InvalidInputError`` when the folder does not exist or cannot be written. The file
-    gets the permissions a new file would get (``mkstemp`` makes it private).
+    Raises ``UsageError`` when the folder does not exist (a wrong ``-o``), and
+    ``InvalidInputError`` when it cannot be written. The file gets the permissions a new file
+    would get (``mkstemp`` makes it private).
     """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise InvalidInputError(f"cannot write {target}: folder {folder} does not exist")
+        raise UsageError(f"cannot write {target}: the folder {folder} does not exist")
     try:
         fd, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
     except OSError as error:

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -101,10 +100,6 @@ def test_shell_completion_is_available() -> None:
         "_SPACEALERT_COMPLETE": "complete_bash", "COMP_WORDS": "spacealert tim",
         "COMP_CWORD": "1"})
     assert "timeline" in completion.stdout
-
-
-def test_cli_is_a_typer_app() -> None:
-    assert isinstance(app, typer.Typer)
 
 
 def test_schema_prints_the_mission_schema_and_its_path() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from authoring._files import atomic_target, write_atomic
-from authoring.errors import InvalidInputError
+from authoring.errors import UsageError
 
 
 def test_write_atomic_replaces_with_normal_permissions(tmp_path: Path) -> None:
@@ -36,5 +36,5 @@ def test_a_failure_keeps_the_old_file_and_removes_the_temp_file(tmp_path: Path) 
 
 
 def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(InvalidInputError, match=r"folder .* does not exist"):
+    with pytest.raises(UsageError, match=r"folder .* does not exist"):
         write_atomic(tmp_path / "nope" / "out.txt", b"x")

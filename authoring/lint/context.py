@@ -61,19 +61,14 @@ class LintContext:
 
     def simulation(self, options: Mapping[str, Any]) -> Any:
         """Returns the Monte Carlo statistics for the simulation options (run at most once)."""
-        from authoring.lint.sim.montecarlo import simulate  # the engine loads only when asked
+        from authoring.lint.sim.montecarlo import simulate_with  # the engine loads when asked
 
         key = ("simulation", options["crew"], int(options["games"]), int(options["seed"]),
                int(options["iterations"]), int(options.get("styles", 40)),
                int(options.get("jobs", 1)))
         if key not in self.cache:
-            crew_options = {"iterations": int(options["iterations"]),
-                            "styles": int(options.get("styles", 40))} \
-                if options["crew"] == "planner" else {}
-            self.cache[key] = simulate(self.mission, games=int(options["games"]),
-                                       crew=str(options["crew"]), seed=int(options["seed"]),
-                                       jobs=int(options.get("jobs", 1)),
-                                       crew_options=crew_options)
+            self.cache[key] = simulate_with(self.mission, options,
+                                            jobs=int(options.get("jobs", 1)))
         return self.cache[key]
 
     def locate(self, path: Sequence[PathStep], *, key: bool = False) -> tuple[int, int]:

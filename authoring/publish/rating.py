@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from authoring.engine import EngineError
 from authoring.lint.sim.calibration import DEFAULT_SETTINGS, official_range
-from authoring.lint.sim.montecarlo import simulate
+from authoring.lint.sim.montecarlo import simulate_with
 from authoring.mission.model import Mission
 from authoring.render.site import Rating
 
@@ -18,13 +18,8 @@ def rate_mission(mission: Mission) -> tuple[Rating | None, str]:
     """Returns the mission's simulated rating, or ``None`` and why it could not be rated."""
     if not mission.threats():
         return None, "no threats to rate"
-    settings = DEFAULT_SETTINGS
-    crew = str(settings["crew"])
     try:
-        stats = simulate(mission, games=int(settings["games"]), crew=crew,
-                         seed=int(settings["seed"]),
-                         crew_options={"iterations": int(settings["iterations"])}
-                         if crew == "planner" else {})
+        stats = simulate_with(mission, DEFAULT_SETTINGS)
     except EngineError as error:
         return None, f"cannot simulate the mission: {error}"
     low, high = official_range()

@@ -40,17 +40,6 @@ def test_measured_lengths_find_overlaps_nominal_lengths_miss() -> None:
     assert measured[0].hint is None
 
 
-def test_speech_only_lengths_are_accepted() -> None:
-    def speech_only(timeline: Timeline, voice: str) -> list[int]:
-        return [c.nominal_ms + (1000 if c.kind == "threat" else 0)
-                for c in timeline.cues if c.speech]
-
-    doc = parse_document(TEXT, "a.yaml")
-    problems = Linter(LintConfig(select=("A101",)), voice="v",
-                      measure=speech_only).lint_document(doc)
-    assert [(p.line, p.code) for p in problems] == [(8, "A101")]
-
-
 @pytest.mark.slow
 def test_real_espeak_voice_on_official_mission_3() -> None:
     doc = read_document(ROOT / "missions" / "official" / "mission-3.yaml")

@@ -75,7 +75,7 @@ def test_invalid_mission_is_reported_with_its_location(tmp_path: Path) -> None:
 
 def test_missing_output_folder(tmp_path: Path) -> None:
     result = _run(str(OFFICIAL / "mission-1.yaml"), "-o", str(tmp_path / "nope" / "x.html"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "does not exist" in result.stderr
 
 

@@ -6,10 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from authoring.engine import EngineError
 from authoring.lint.sim.calibration import official_range
 from authoring.mission import load_mission
-from authoring.publish import rating as rating_module
+from authoring.mission.model import Threat
 from authoring.publish.rating import rate_mission
 from authoring.render.site import Rating
 from tests.site.helpers import DATA
@@ -33,13 +32,14 @@ def test_a_mission_is_rated_on_the_official_scale() -> None:
     assert 0 <= rating.survival <= 1
 
 
-def test_missions_that_cannot_be_simulated_get_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missions_that_cannot_be_simulated_get_a_note() -> None:
     mission = load_mission(DATA / "first-watch.yaml")
     assert rate_mission(replace(mission, events=())) == (None, "no threats to rate")
 
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise EngineError("expected no serious threat at rule level 1")
-
-    monkeypatch.setattr(rating_module, "simulate", refuse)
-    assert rate_mission(mission) == (
-        None, "cannot simulate the mission: expected no serious threat at rule level 1")
+    # a test run plays at rule level 1, which has no serious threats: the engine refuses it
+    serious_test_run = replace(mission, profile="test-run", phases=(220, 420),
+                               events=(Threat(10, 1, "red", serious=True),))
+    rating, why = rate_mission(serious_test_run)
+    assert rating is None
+    assert why.startswith("cannot simulate the mission: expected no serious threat at rule "
+                          "level 1")

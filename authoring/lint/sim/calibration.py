@@ -38,16 +38,13 @@ def official_range() -> tuple[float, float]:
 def compute(jobs: int = 2) -> dict[str, Any]:
     """Simulates official missions 1-8 with the default settings and returns the table."""
     from authoring._resources import data_dir
-    from authoring.lint.sim.montecarlo import simulate
+    from authoring.lint.sim.montecarlo import simulate_with
     from authoring.mission import load_mission
 
     ratings = {}
     for number in range(1, 9):
         mission = load_mission(data_dir("missions") / "official" / f"mission-{number}.yaml")
-        stats = simulate(mission, games=DEFAULT_SETTINGS["games"], crew=DEFAULT_SETTINGS["crew"],
-                         seed=DEFAULT_SETTINGS["seed"], jobs=jobs,
-                         crew_options={"iterations": DEFAULT_SETTINGS["iterations"],
-                                       "styles": DEFAULT_SETTINGS["styles"]})
+        stats = simulate_with(mission, DEFAULT_SETTINGS, jobs=jobs)
         ratings[f"mission-{number}"] = round(stats.difficulty(), 1)
     return {"settings": DEFAULT_SETTINGS, "ratings": ratings}
 

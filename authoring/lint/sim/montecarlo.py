@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -213,3 +213,17 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
 
 
 SLOT_COUNT = SLOTS
+
+
+def simulate_with(mission: Mission, settings: Mapping[str, Any], *,
+                  jobs: int = 1) -> SimulationStats:
+    """Runs ``simulate`` with G-rule style settings (crew, games, seed, iterations, styles).
+
+    The one place that turns those settings into a run, so that the linter, the calibration
+    and the pack ratings always simulate alike and stay on one scale.
+    """
+    crew = str(settings["crew"])
+    crew_options = ({"iterations": int(settings["iterations"]),
+                     "styles": int(settings.get("styles", 40))} if crew == "planner" else {})
+    return simulate(mission, games=int(settings["games"]), crew=crew,
+                    seed=int(settings["seed"]), jobs=jobs, crew_options=crew_options)

@@ -34,7 +34,6 @@ Fails::
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Sequence
 
 from authoring.lint.context import CueMeasurer, LintContext
@@ -50,40 +49,28 @@ NEEDS = "audio"
 DEFAULTS: dict[str, object] = {"gap_ms": 0}
 
 
-def default_measurer() -> CueMeasurer | None:
-    """Returns ``authoring.audio.measure_cues`` when the audio layer provides it."""
-    try:
-        module = importlib.import_module("authoring.audio")
-    except ImportError:
-        return None
-    measure = getattr(module, "measure_cues", None)
-    return measure if callable(measure) else None
-
-
 def measured_lengths(ctx: LintContext, timeline: Timeline) -> tuple[list[int], bool]:
     """Returns the length of each spoken cue of ``timeline`` and whether it was measured.
 
-    ``measure_cues`` returns one length per cue of the timeline (sound effects included) or
-    one per speech cue, in timeline order; both are accepted. The start chirp keeps its
-    nominal length when only speech is measured.
+    Without a voice the nominal lengths are used. With one, the measurer (by default
+    ``authoring.audio.measure_cues``, imported on use: it loads numpy and scipy) returns one
+    length per cue of the timeline, in timeline order.
     """
     cues = spoken(timeline.cues)
-    measure = ctx.measure or default_measurer()
-    if measure is None or ctx.voice is None:
+    if ctx.voice is None:
         return [c.nominal_ms for c in cues], False
+    if ctx.measure is not None:
+        measure: CueMeasurer = ctx.measure
+    else:
+        from authoring.audio import measure_cues
+
+        measure = measure_cues
     key = f"measured:{ctx.voice}"
     if key not in ctx.cache:
         ctx.cache[key] = list(measure(timeline, ctx.voice))
     measured: Sequence[int] = ctx.cache[key]
-    if len(measured) == len(timeline.cues):
-        by_id = {id(c): n for c, n in zip(timeline.cues, measured, strict=True)}
-    else:
-        speech_cues = [c for c in timeline.cues if c.speech]
-        if len(measured) != len(speech_cues):
-            raise ValueError(f"measure_cues returned {len(measured)} lengths for "
-                             f"{len(timeline.cues)} cues")
-        by_id = {id(c): n for c, n in zip(speech_cues, measured, strict=True)}
-    return [by_id.get(id(c), c.nominal_ms) for c in cues], True
+    by_id = {id(c): n for c, n in zip(timeline.cues, measured, strict=True)}
+    return [by_id[id(c)] for c in cues], True
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Finding]:

@@ -47,7 +47,7 @@ CODE = "G103"
 NAME = "difficulty-rating"
 SEVERITY = "info"
 NEEDS = "simulation"
-DEFAULTS: dict[str, object] = {**{k: v for k, v in DEFAULT_SETTINGS.items()}, "jobs": 1}
+DEFAULTS: dict[str, object] = {**DEFAULT_SETTINGS, "jobs": 1}
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Finding]:

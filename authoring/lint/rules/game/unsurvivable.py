@@ -43,7 +43,7 @@ CODE = "G101"
 NAME = "unsurvivable-mission"
 SEVERITY = "error"
 NEEDS = "simulation"
-DEFAULTS: dict[str, object] = {**{k: v for k, v in DEFAULT_SETTINGS.items()}, "jobs": 1,
+DEFAULTS: dict[str, object] = {**DEFAULT_SETTINGS, "jobs": 1,
                                "margin": 10}
 
 
