@@ -7,6 +7,7 @@ This is the only module that imports the YAML library. Every failure becomes a `
 from __future__ import annotations
 
 import io
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,21 +15,23 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import (
-    AliasEvent,
-    CollectionEndEvent,
-    CollectionStartEvent,
-    DocumentStartEvent,
-    ScalarEvent,
-)
+from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
 
 from authoring.mission.problem import Problem
+from authoring.mission.yaml_guard import (
+    MAX_EXPANDED_NODES,
+    MAX_LINE_CHARS,
+    GuardedConstructor,
+    GuardedParser,
+    Refusal,
+    long_line,
+)
+
+__all__ = ["MAX_EXPANDED_NODES", "MAX_FILE_BYTES", "Document", "locate", "parse_document",
+           "plain_data", "read_document"]
 
 #: Mission files are a few kilobytes; anything this large is a mistake or an attack.
 MAX_FILE_BYTES = 1024 * 1024
-#: The number of scalars a document may stand for once its aliases are expanded.
-MAX_EXPANDED_NODES = 100_000
 
 
 @dataclass
@@ -107,57 +110,12 @@ def _mark_position(error: MarkedYAMLError) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-def _check_events(file: str, text: str) -> Problem | None:
-    """Scans the event stream once: syntax, document count and alias expansion size.
-
-    Expansion is counted without building anything, so an alias bomb ("billion laughs") is
-    refused in time linear in the file size.
-    """
-    anchors: dict[str, int] = {}
-    stack: list[tuple[str | None, int]] = []
-    documents = 0
-    try:
-        for event in YAML().parse(io.StringIO(text)):
-            if isinstance(event, DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    line = event.start_mark.line + 1 if event.start_mark else 1
-                    return _problem(file, line, 1, "S001", "yaml-syntax",
-                                    "expected one YAML document, found a second one",
-                                    hint="remove the '---' line or split the file")
-                continue
-            size = 0
-            if isinstance(event, CollectionStartEvent):
-                stack.append((event.anchor, 0))
-                continue
-            if isinstance(event, CollectionEndEvent):
-                anchor, size = stack.pop()
-                size += 1
-                if anchor:
-                    anchors[anchor] = size
-            elif isinstance(event, ScalarEvent):
-                size = 1
-                if event.anchor:
-                    anchors[event.anchor] = 1
-            elif isinstance(event, AliasEvent):
-                size = anchors.get(event.anchor, 1)
-            else:
-                continue
-            if stack:
-                anchor, count = stack[-1]
-                stack[-1] = (anchor, count + size)
-            if size > MAX_EXPANDED_NODES or (stack and stack[-1][1] > MAX_EXPANDED_NODES):
-                mark = event.start_mark
-                line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-                return _problem(file, line, col, "S004", "alias-expansion",
-                                f"aliases expand to more than {MAX_EXPANDED_NODES} values",
-                                hint="a mission needs no repeated aliases; write the values out")
-    except MarkedYAMLError as error:
-        line, col = _mark_position(error)
-        return _problem(file, line, col, "S001", "yaml-syntax", _yaml_message(error))
-    except YAMLError as error:
-        return _problem(file, 1, 1, "S001", "yaml-syntax", str(error).splitlines()[0])
-    return None
+def _reader() -> YAML:
+    """Returns a round-trip YAML reader that enforces the bounds of ``yaml_guard``."""
+    yaml = YAML()
+    yaml.Parser = GuardedParser
+    yaml.Constructor = GuardedConstructor
+    return yaml
 
 
 def _yaml_message(error: MarkedYAMLError) -> str:
@@ -216,13 +174,23 @@ def parse_document(raw: bytes | str, file: str = "<string>") -> Document:
     if not text.strip() or all(_is_comment_or_blank(line) for line in text.splitlines()):
         return Document(file, None, text, [_problem(
             file, 1, 1, "S001", "yaml-syntax", "empty file: expected a mapping of mission keys")])
-    # Only anchors make aliases possible; a file without '&' needs no expansion count, which
-    # saves a second parse of every ordinary mission.
-    problem = _check_events(file, text) if "&" in text else None
-    if problem is not None:
-        return Document(file, None, text, [problem])
+    too_long = long_line(text)
+    if too_long is not None:
+        number, length = too_long
+        return Document(file, None, text, [_problem(
+            file, number, MAX_LINE_CHARS + 1, "S006", "too-large",
+            f"line of {length} characters: expected at most {MAX_LINE_CHARS}",
+            hint="break long text over several lines (YAML folds quoted text)")])
     try:
-        data = YAML().load(text)
+        with warnings.catch_warnings():
+            # YAML 1.2 allows an anchor to be defined again (the later one counts); ruamel's
+            # warning about it would reach the terminal as a stray Python warning.
+            warnings.simplefilter("ignore", ReusedAnchorWarning)
+            data = _reader().load(text)
+    except Refusal as refusal:
+        return Document(file, None, text, [_problem(file, refusal.line, refusal.col, refusal.code,
+                                                    refusal.name, refusal.message,
+                                                    hint=refusal.hint)])
     except MarkedYAMLError as error:
         line, col = _mark_position(error)
         name = type(error).__name__

@@ -3,7 +3,7 @@
 Families: S (suppression bookkeeping; the validator's own S0xx/S1xx parse and schema
 problems are reported before any rule runs), M (mission structure), T (timing), A (audio),
 G (game simulation). Codes start at 101 within a family so that they never collide with the
-validator's S001-S004, S100-S104 and M001-M004.
+validator's S001-S006, S100-S104 and M001-M004.
 """
 
 from __future__ import annotations
