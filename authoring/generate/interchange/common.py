@@ -21,6 +21,24 @@ from authoring.mission.timecode import format_clock
 
 MAX_SECONDS = 59 * 60 + 59  # the mission format's clock ends at 59:59
 MAX_COMMS_SECONDS = 120
+#: Digits of one number in an import file: times in ms need 7 (59:59 is 3,599,000 ms), turns
+#: and phases 1. A longer number is refused before ``int()``, which fails over 4,300 digits.
+MAX_DIGITS = 9
+#: Events of one mission (``schemas/mission.schema.json``); phase ends come on top.
+MAX_EVENTS = 200
+
+
+def is_whole(text: str) -> bool:
+    """Tells whether ``text`` is 1 to ``MAX_DIGITS`` ASCII digits.
+
+    ``str.isdigit`` alone accepts superscripts such as "²", which ``int()`` refuses.
+    """
+    return 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """Returns ``text`` cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class ImportFormatError(InvalidInputError):
@@ -80,6 +98,10 @@ def assemble(source: str, fmt: str, ends: list[PhaseEnd], events: list[Located],
     if not ends:
         raise ImportFormatError(source, 1, 1, f"no phase ends found: expected the phase "
                                               f"ends of a {fmt} mission")
+    if len(events) > MAX_EVENTS:
+        extra = events[MAX_EVENTS]
+        raise ImportFormatError(source, extra.line, extra.col,
+                                f"{len(events)} events: a mission has at most {MAX_EVENTS}")
     ends = sorted(ends, key=lambda e: e.phase)
     numbers = [e.phase for e in ends]
     if numbers != list(range(1, len(ends) + 1)):

@@ -17,8 +17,17 @@ writes it; one web player reads it as the start of its 10-second countdown inste
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from authoring.generate.interchange.common import ImportFormatError, Located, PhaseEnd, assemble
+from authoring.generate.interchange.common import (
+    MAX_DIGITS,
+    MAX_EVENTS,
+    ImportFormatError,
+    Located,
+    PhaseEnd,
+    assemble,
+    clip,
+)
 from authoring.mission.model import (
     CommsDown,
     DataTransfer,
@@ -36,20 +45,31 @@ _LETTERS = {"red": "R", "white": "W", "blue": "B"}
 EXAMPLE = "010AL2STW, 055UR3IT, 220ID, 250CS10, 305DT, 345PE1"
 
 
-def _tokens(text: str) -> list[tuple[str, int, int]]:
-    """Splits the text at commas; returns (token, line, col) with 1-based positions."""
-    found: list[tuple[str, int, int]] = []
+def _tokens(text: str) -> Iterator[tuple[str, int, int]]:
+    """Splits the text at commas; yields (token, line, col) with 1-based positions.
+
+    Lines are counted piece by piece (never from the start of the text again), so a file of
+    many short tokens takes linear time; tokens are yielded as they are found, so the first
+    bad one stops the work.
+    """
     offset = 0
+    line, line_start = 1, 0
     pieces = text.split(",")
     for index, piece in enumerate(pieces):
         stripped = piece.strip()
-        position = offset + len(piece) - len(piece.lstrip())
-        line = text.count("\n", 0, position) + 1
-        col = position - (text.rfind("\n", 0, position) + 1) + 1
+        lead = len(piece) - len(piece.lstrip())
+        breaks = piece.count("\n", 0, lead)
+        if breaks:
+            line += breaks
+            line_start = offset + piece.rfind("\n", 0, lead) + 1
+        position = offset + lead
         if stripped or index < len(pieces) - 1:  # a trailing comma is harmless
-            found.append((stripped, line, col))
+            yield stripped, line, position - line_start + 1
+        breaks = piece.count("\n", lead)
+        if breaks:
+            line += breaks
+            line_start = offset + piece.rfind("\n", lead) + 1
         offset += len(piece) + 1
-    return found
 
 
 def _time(digits: str) -> tuple[int, int]:
@@ -59,13 +79,14 @@ def _time(digits: str) -> tuple[int, int]:
 def parse_flash_code(text: str, source: str = "<flash-code>", *,
                      profile: Profile | None = None) -> Mission:
     """Reads Flash-player code; raises ``ImportFormatError`` at the first bad token."""
-    tokens = _tokens(text.removeprefix("\ufeff"))
-    if not tokens:
-        raise ImportFormatError(source, 1, 1, f"empty file: expected flash-player codes such "
-                                              f"as {EXAMPLE}")
     events: list[Located] = []
     ends: list[PhaseEnd] = []
-    for token, line, col in tokens:
+    empty = True
+    for token, line, col in _tokens(text.removeprefix("\ufeff")):
+        empty = False
+        if len(events) > MAX_EVENTS:
+            raise ImportFormatError(source, line, col, f"more than {MAX_EVENTS} events: a "
+                                                       f"mission has at most {MAX_EVENTS}")
         match = _TOKEN.match(token)
         if not token:
             raise ImportFormatError(source, line, col, "empty code between two commas: "
@@ -82,6 +103,10 @@ def parse_flash_code(text: str, source: str = "<flash-code>", *,
         at = minutes * 60 + seconds
         code = match.group(2)
         threat = _THREAT.match(code)
+        if code[:2] in ("CS", "PE") and code[2:].isdigit() and len(code) > 2 + MAX_DIGITS:
+            raise ImportFormatError(source, line, col,
+                                    f"{clip(code)}: a number of {len(code) - 2} digits after "
+                                    f"{code[:2]}: expected at most {MAX_DIGITS}")
         if code == "ID":
             events.append(Located(IncomingData(at), line, col))
         elif code == "DT":
@@ -108,6 +133,9 @@ def parse_flash_code(text: str, source: str = "<flash-code>", *,
             raise ImportFormatError(source, line, col,
                                     f"unknown code {code!r} in {token!r}: expected AL/UR "
                                     "threats, ID, DT, CS<seconds> or PE<phase>")
+    if empty:
+        raise ImportFormatError(source, 1, 1, f"empty file: expected flash-player codes such "
+                                              f"as {EXAMPLE}")
     return assemble(source, "flash-code", ends, events, profile=profile)
 
 

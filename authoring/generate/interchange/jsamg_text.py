@@ -111,6 +111,12 @@ def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
             down = None
         elif phase_end := _PHASE_END.match(sentence):
             phase = _ORDINAL[phase_end.group(1).lower()]
+            if phase not in END_CLIP:
+                # The last phase ends with "Operation ends in 5, 4, 3, 2, 1.", never this.
+                raise ImportFormatError(source, number, col,
+                                        f"{phase_end.group(1)} phase ends in a countdown: "
+                                        "expected '1st' or '2nd' (the third phase ends with "
+                                        "'Operation ends in 5, 4, 3, 2, 1.')")
             ends.append(PhaseEnd(phase, at + END_CLIP[phase], number, col))
         elif _OPERATION_END.match(sentence):
             phase = len(ends) + 1

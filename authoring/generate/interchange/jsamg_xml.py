@@ -17,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from xml.parsers import expat
 
-from authoring.generate.interchange.common import ImportFormatError, Located, PhaseEnd, assemble
+from authoring.generate.interchange.common import (
+    MAX_DIGITS,
+    ImportFormatError,
+    Located,
+    PhaseEnd,
+    assemble,
+    clip,
+    is_whole,
+)
 from authoring.mission.model import (
     CommsDown,
     DataTransfer,
@@ -68,9 +76,9 @@ class _Reader:
             raise self.fail(f"<{element}> has no {name} attribute: expected {name}=\"...\" "
                             "in milliseconds")
         text = attrs[name].strip()
-        if not text.isdigit():
-            raise self.fail(f"<{element} {name}=\"{attrs[name]}\">: expected a whole number "
-                            "of milliseconds")
+        if not is_whole(text):
+            raise self.fail(f"<{element} {name}=\"{clip(attrs[name])}\">: expected a whole "
+                            f"number of milliseconds (at most {MAX_DIGITS} digits)")
         return int(text)
 
     def choice(self, attrs: Mapping[str, str], name: str) -> str:

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 import re
 
-from authoring.generate.interchange.common import ImportFormatError, Located, PhaseEnd, assemble
+from authoring.generate.interchange.common import (
+    MAX_DIGITS,
+    MAX_EVENTS,
+    ImportFormatError,
+    Located,
+    PhaseEnd,
+    assemble,
+)
 from authoring.mission.model import (
     CommsDown,
     DataTransfer,
@@ -63,6 +70,9 @@ def parse_ma_script(text: str, source: str = "<ma-script>", *,
                               found.group(2))
                 ends.append(PhaseEnd(phase, at, number, col + found.start()))
             continue
+        if len(events) == MAX_EVENTS:
+            raise ImportFormatError(source, number, col, f"more than {MAX_EVENTS} events: a "
+                                                         f"mission has at most {MAX_EVENTS}")
         events.append(Located(_event(source, number, col, line), number, col))
     if not ends:
         raise ImportFormatError(source, 1, 1, "empty file: expected the phase ends "
@@ -73,6 +83,9 @@ def parse_ma_script(text: str, source: str = "<ma-script>", *,
 def _event(source: str, number: int, col: int, line: str) -> Event:
     if alert := _ALERT.match(line):
         at = _seconds(source, number, col, alert.group(2), alert.group(3))
+        if len(alert.group(4)) > MAX_DIGITS:
+            raise ImportFormatError(source, number, col, f"T+ followed by {len(alert.group(4))} "
+                                                         "digits: expected T+1 to T+8")
         turn = int(alert.group(4))
         kind, zone_name = alert.group(5).upper(), alert.group(6)
         if not 1 <= turn <= 8:
