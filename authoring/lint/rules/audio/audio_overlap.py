@@ -38,7 +38,16 @@ from collections.abc import Iterator, Sequence
 
 from authoring.lint.context import CueMeasurer, LintContext
 from authoring.lint.rule import Finding, Options
-from authoring.lint.rules.timing.overlapping import cue_label, cue_path, overlaps, spoken
+from authoring.lint.rules.timing.overlapping import (
+    MAX_CLUSTER,
+    cluster_message,
+    cluster_size,
+    cue_label,
+    cue_path,
+    distinct_pairs,
+    overlap_clusters,
+    spoken,
+)
 from authoring.mission.timecode import format_ms
 from authoring.mission.timeline import Timeline
 
@@ -79,15 +88,16 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     cues = spoken(timeline.cues)
     lengths, measured = measured_lengths(ctx, timeline)
     what = f"voice {ctx.voice}" if measured else "nominal lengths: no voice measured"
-    seen: set[tuple[int | None, int | None, str, str]] = set()
-    for first, second, overlap in overlaps(cues, lengths, int(options["gap_ms"])):
-        key = (first.event, second.event, first.kind, second.kind)
-        if key in seen:
+    hint = None if measured else "pass --voice to measure the real audio"
+    for cluster in overlap_clusters(cues, lengths, int(options["gap_ms"])):
+        pairs = distinct_pairs(cluster)
+        if cluster_size(pairs) > MAX_CLUSTER:
+            path, message = cluster_message(pairs, what)
+            yield Finding(path, message, hint=hint)
             continue
-        seen.add(key)
-        anchor = second if second.event is not None else first
-        yield Finding(cue_path(anchor),
-                      f"{cue_label(second)} at {format_ms(second.start_ms)} overlaps "
-                      f"{cue_label(first)} at {format_ms(first.start_ms)} by "
-                      f"{overlap / 1000:.1f} s ({what})",
-                      hint=None if measured else "pass --voice to measure the real audio")
+        for first, second, overlap in pairs:
+            anchor = second if second.event is not None else first
+            yield Finding(cue_path(anchor),
+                          f"{cue_label(second)} at {format_ms(second.start_ms)} overlaps "
+                          f"{cue_label(first)} at {format_ms(first.start_ms)} by "
+                          f"{overlap / 1000:.1f} s ({what})", hint=hint)
