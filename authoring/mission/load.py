@@ -21,10 +21,12 @@ from authoring.mission.problem import Problem
 from authoring.mission.yaml_guard import (
     MAX_EXPANDED_NODES,
     MAX_LINE_CHARS,
+    MAX_LINES,
     GuardedConstructor,
     GuardedParser,
     Refusal,
     long_line,
+    too_many_lines,
 )
 
 __all__ = ["MAX_EXPANDED_NODES", "MAX_FILE_BYTES", "Document", "locate", "parse_document",
@@ -174,6 +176,12 @@ def parse_document(raw: bytes | str, file: str = "<string>") -> Document:
     if not text.strip() or all(_is_comment_or_blank(line) for line in text.splitlines()):
         return Document(file, None, text, [_problem(
             file, 1, 1, "S001", "yaml-syntax", "empty file: expected a mapping of mission keys")])
+    past = too_many_lines(text)
+    if past is not None:
+        return Document(file, None, text, [_problem(
+            file, past, 1, "S006", "too-large",
+            f"more than {MAX_LINES} lines: expected a few hundred (a mission has at most "
+            "200 events)")])
     too_long = long_line(text)
     if too_long is not None:
         number, length = too_long

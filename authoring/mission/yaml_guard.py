@@ -46,6 +46,9 @@ MAX_NUMBER_CHARS = 100
 #: Characters of one line. The longest text any schema allows is 5,000 characters; see
 #: ``long_line`` for why longer lines are refused.
 MAX_LINE_CHARS = 10_000
+#: Lines of one file. A mission of 200 events with a comment on each needs some 600; ruamel
+#: spends about a microsecond on each empty line, and 1 MiB holds a million of them.
+MAX_LINES = 20_000
 
 _CORE = "tag:yaml.org,2002:"
 #: What ruamel's constructors raise on a value that does not fit its tag (``assert`` for a
@@ -114,6 +117,13 @@ def long_line(text: str) -> tuple[int, int] | None:
         start = end + 1
         number += 1
     return None
+
+
+def too_many_lines(text: str) -> int | None:
+    """Returns the number of the first line past ``MAX_LINES``, if there is one."""
+    if text.count("\n", 0, len(text) - 1) < MAX_LINES:
+        return None
+    return MAX_LINES + 1
 
 
 class GuardedParser(RoundTripParser):

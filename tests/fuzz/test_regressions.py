@@ -59,17 +59,34 @@ def test_a_1_mib_comment_line_is_refused_by_its_length() -> None:
                             "characters: expected at most 10000")
 
 
-def test_29000_events_are_refused_at_the_value_limit() -> None:
+def test_a_million_blank_lines_are_refused_by_their_number() -> None:
+    text = MISSION_1 + "\n" * (MAX_FILE_BYTES - len(MISSION_1))
+    assert _first(text) == ("20001:1 S006 more than 20000 lines: expected a few hundred (a "
+                            "mission has at most 200 events)")
+
+
+def test_29000_events_are_refused_at_the_line_limit() -> None:
     event = '  - {at: "0:10", incoming_data: {}}\n'
-    text = HEAD + event * 29_000
+    assert _first(HEAD + event * 29_000) == ("20001:1 S006 more than 20000 lines: expected a "
+                                            "few hundred (a mission has at most 200 events)")
+
+
+def test_1300_events_are_refused_at_the_value_limit() -> None:
+    event = '  - {at: "0:10", incoming_data: {}}\n'
+    text = HEAD + event * 1_300
     # 26 values up to the events list (root mapping, keys, values, tags and phases lists),
     # then 5 per event: the 6,001st is the 5th of event 1,195 (line 13 + 1,195), its '{}'
     assert _first(text) == ("1208:33 S006 more than 6000 values in one file: expected a few "
                             "hundred (a mission has at most 200 events)")
 
 
-def test_50000_unknown_keys_are_refused_at_the_value_limit() -> None:
+def test_50000_unknown_keys_are_refused_at_the_line_limit() -> None:
     text = MISSION_1 + "".join(f"k{i}: 1\n" for i in range(50_000))
+    assert _first(text).startswith("20001:1 S006 more than 20000 lines")
+
+
+def test_5000_unknown_keys_are_refused_at_the_value_limit() -> None:
+    text = MISSION_1 + "".join(f"k{i}: 1\n" for i in range(5_000))
     # mission 1 holds 144 values (29 lines): the 6,001st is the key on line 29 + 2,929
     assert _first(text) == ("2958:1 S006 more than 6000 values in one file: expected a few "
                             "hundred (a mission has at most 200 events)")
