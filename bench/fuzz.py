@@ -28,7 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from authoring.mission import parse_document
 from authoring.mission.load import MAX_FILE_BYTES
-from authoring.mission.yaml_guard import MAX_DEPTH, MAX_LINE_CHARS, MAX_LINES, MAX_NODES
+from authoring.mission.yaml_guard import (
+    MAX_CONTENT_CHARS,
+    MAX_DEPTH,
+    MAX_LINE_CHARS,
+    MAX_LINES,
+    MAX_NODES,
+)
 from tests.fuzz.harness import KINDS, REPO, Op, Unlocated, mutate, run, seeds
 
 
@@ -54,6 +60,9 @@ def worst_files() -> dict[str, str]:
             "  " + "word " * ((MAX_LINE_CHARS - 4) // 5) + "\n"),
         "escaped quoted text": head + 'description: "\n' + fill(
             "\\u00e9" * ((MAX_LINE_CHARS - 4) // 6) + "\n") + '"\n',
+        "256 KiB of text, then comments": head + "description:\n" + fill(
+            "  " + "word " * 1000 + "\n", MAX_CONTENT_CHARS // 5004) + fill(
+            "# " + "x" * 48 + "\n", 14_000),
         "nesting at the limit": head + "x: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)
         + "\n",
         "hex number of 1 MiB (refused)": head + "x: 0x" + "f" * room + "\n",

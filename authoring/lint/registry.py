@@ -25,8 +25,9 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
     "S005": ("unbuildable-value", "A value YAML cannot build: an impossible date such as "
                                   "2020-02-30, or a tag that does not fit (!!int abc)."),
     "S006": ("too-large", "The file asks too much of the reader: over 20,000 lines, a line "
-                          "over 10,000 characters, collections nested over 32 deep, more "
-                          "than 6,000 values or a number over 100 characters."),
+                          "over 10,000 characters, over 256 KiB outside comments, "
+                          "collections nested over 32 deep, more than 6,000 values or a "
+                          "number over 100 characters."),
     "S100": ("schema", "The mission breaks a rule of schemas/mission.schema.json."),
     "S101": ("unknown-key", "A key the mission format does not know."),
     "S102": ("wrong-type", "A value of the wrong type (e.g. an unquoted time)."),

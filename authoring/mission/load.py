@@ -19,6 +19,7 @@ from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
 
 from authoring.mission.problem import Problem
 from authoring.mission.yaml_guard import (
+    MAX_CONTENT_CHARS,
     MAX_EXPANDED_NODES,
     MAX_LINE_CHARS,
     MAX_LINES,
@@ -27,6 +28,7 @@ from authoring.mission.yaml_guard import (
     Refusal,
     long_line,
     too_many_lines,
+    too_much_content,
 )
 
 __all__ = ["MAX_EXPANDED_NODES", "MAX_FILE_BYTES", "Document", "locate", "parse_document",
@@ -189,6 +191,12 @@ def parse_document(raw: bytes | str, file: str = "<string>") -> Document:
             file, number, MAX_LINE_CHARS + 1, "S006", "too-large",
             f"line of {length} characters: expected at most {MAX_LINE_CHARS}",
             hint="break long text over several lines (YAML folds quoted text)")])
+    past = too_much_content(text)
+    if past is not None:
+        return Document(file, None, text, [_problem(
+            file, past, 1, "S006", "too-large",
+            f"more than {MAX_CONTENT_CHARS} characters outside comments: expected a few "
+            "thousand (a mission has at most 200 events)")])
     try:
         with warnings.catch_warnings():
             # YAML 1.2 allows an anchor to be defined again (the later one counts); ruamel's

@@ -65,6 +65,15 @@ def test_a_million_blank_lines_are_refused_by_their_number() -> None:
                             "mission has at most 200 events)")
 
 
+def test_a_megabyte_of_folded_text_is_refused_by_its_size_outside_comments() -> None:
+    line = "  " + "word " * 1000 + "\n"  # 5,002 characters and the line break
+    text = HEAD.replace("events:\n", "description:\n") + line * 200
+    # the head's 10 lines of YAML hold under 300 characters, so the 53rd line of text (line
+    # 13 + 53) passes 262,144
+    assert _first(text) == ("66:1 S006 more than 262144 characters outside comments: expected "
+                            "a few thousand (a mission has at most 200 events)")
+
+
 def test_29000_events_are_refused_at_the_line_limit() -> None:
     event = '  - {at: "0:10", incoming_data: {}}\n'
     assert _first(HEAD + event * 29_000) == ("20001:1 S006 more than 20000 lines: expected a "
