@@ -1,7 +1,8 @@
 """Reads a YAML 1.2 file into plain data plus positions, refusing hostile or broken input.
 
-This is the only module that imports the YAML library. Every failure becomes a ``Problem``
-(family ``S0``) with a 1-based line and column; nothing here raises on bad user input.
+This module and ``yaml_guard`` (the bounds checked while parsing) are the only ones that
+import the YAML library. Every failure becomes a ``Problem`` (family ``S0``) with a 1-based
+line and column; nothing here raises on bad user input.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from authoring.mission.yaml_guard import (
     too_much_content,
 )
 
-__all__ = ["MAX_EXPANDED_NODES", "MAX_FILE_BYTES", "Document", "locate", "parse_document",
-           "plain_data", "read_document"]
+__all__ = ["MAX_EXPANDED_NODES", "MAX_FILE_BYTES", "Document", "dump_yaml", "locate",
+           "parse_document", "plain_data", "read_document"]
 
 #: Mission files are a few kilobytes; anything this large is a mistake or an attack.
 MAX_FILE_BYTES = 1024 * 1024

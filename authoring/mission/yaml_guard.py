@@ -3,13 +3,14 @@
 ``load.py`` parses with the two classes below instead of ruamel's own: the parser checks
 every event as the composer takes it (before anything is built), the constructor turns a
 value ruamel cannot build into a located refusal. Together they keep every file under the
-size limit to one pass, bounded recursion and bounded time:
+size limit to one pass, bounded recursion and bounded time (with the checks on the raw text
+before parsing: ``long_line``, ``too_many_lines``, ``too_much_content``):
 
 * nesting deeper than ``MAX_DEPTH`` would recurse through ruamel's composer (and later
   through schema validation) until ``RecursionError``;
 * more than ``MAX_NODES`` values is far beyond any data contract (a mission of 200 events,
   the schema maximum, has at most about 2,700) and would cost seconds to build: ruamel
-  needs 50-100 microseconds per value, so the bound keeps any file under 1 s;
+  needs 50-100 microseconds per value (``bench/fuzz.py --bounds`` measures the worst files);
 * aliases may not expand to more than ``MAX_EXPANDED_NODES`` values ("billion laughs");
 * a number longer than ``MAX_NUMBER_CHARS`` characters is refused before it is built: a
   decimal one over 4,300 digits cannot be built at all, and a hexadecimal one cannot be
