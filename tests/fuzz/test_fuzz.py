@@ -88,3 +88,60 @@ PS_EVENT = st.fixed_dictionaries(
 def test_built_ps_json_is_accepted_or_refused_with_a_location(events: list[dict[str, Any]],
                                                               tmp_path: Path) -> None:
     run("ps-json", json.dumps(events, allow_nan=True), tmp_path)
+
+
+ACTION = st.sampled_from(["-", "A", "B", "C", "r", "b", "l", "R", "A+", "B+", "R+", ">LW",
+                          "A!", "x", "", "AA"])
+PLAN = st.fixed_dictionaries(
+    {"format": st.one_of(st.just(1), VALUES), "mission": st.just("cd-mission-1"),
+     "seed": st.one_of(st.integers(-5, 2**70), VALUES),
+     "crew": st.lists(st.fixed_dictionaries(
+         {"label": st.text(max_size=4),
+          "actions": st.one_of(st.lists(ACTION, max_size=14).map(" ".join),
+                               st.lists(ACTION, max_size=14), VALUES)}), max_size=7)},
+    optional={"draw": st.one_of(VALUES, st.fixed_dictionaries(
+        {"threats": st.lists(st.sampled_from(["SE1-01", "E1-07", "I1-06", "-", "Z9-99"]),
+                             max_size=9)}))})
+
+
+@PROFILE
+@given(plan=PLAN)
+def test_built_plans_are_accepted_or_refused_with_a_location(plan: dict[str, Any],
+                                                             tmp_path: Path) -> None:
+    run("plan", json.dumps(plan, allow_nan=True), tmp_path)
+
+
+SELECTORS = st.sampled_from(["S", "M", "T", "T106", "overlapping-announcements", "ALL", "Q9",
+                             "", "T1", "G"])
+LINT_CONFIG = st.fixed_dictionaries(
+    {}, optional={"select": st.lists(SELECTORS, max_size=3),
+                  "ignore": st.one_of(st.lists(SELECTORS, max_size=3), VALUES),
+                  "severity": st.dictionaries(SELECTORS, st.sampled_from(
+                      ["info", "warning", "error", "fatal"]), max_size=2),
+                  "rules": st.dictionaries(SELECTORS, st.one_of(
+                      st.dictionaries(st.sampled_from(["gap_ms", "min_gap", "x"]), VALUES,
+                                      max_size=2), VALUES), max_size=2),
+                  "profiles": st.dictionaries(st.sampled_from(["base", "test-run", "x"]),
+                                              VALUES, max_size=2)})
+
+
+@PROFILE
+@given(config=LINT_CONFIG)
+def test_built_lint_configs_are_accepted_or_refused_with_a_location(
+        config: dict[str, Any], tmp_path: Path) -> None:
+    if {"G", "ALL"} & set(config.get("select", [])):
+        config["select"] = ["S"]  # the game rules simulate hundreds of games: too slow here
+    run("lint-config", json.dumps(config, allow_nan=True), tmp_path)
+
+
+FLASH_TOKEN = st.tuples(st.integers(0, 99999), st.sampled_from(
+    ["AL2STW", "UR3IT", "AL9TW", "ID", "DT", "CS10", "CS", "PE1", "PE2", "PE3", "PE", "X",
+     "AL1SITR", "UR8T", ""])).map(lambda t: f"{t[0]:03d}{t[1]}")
+
+
+@PROFILE
+@given(tokens=st.lists(FLASH_TOKEN, max_size=30), separator=st.sampled_from([",", ", ", ",\n"]))
+def test_built_flash_code_is_accepted_or_refused_with_a_location(tokens: list[str],
+                                                                 separator: str,
+                                                                 tmp_path: Path) -> None:
+    run("flash-code", separator.join(tokens), tmp_path)
