@@ -38,6 +38,14 @@ class ClipPack:
         path = self.folder / name
         return path if path.is_file() else None
 
+    def absent_file(self, key: str) -> Path | None:
+        """Returns the file the manifest lists for ``key`` when it is not on disk, else None."""
+        name = self.files.get(key)
+        if name is None:
+            return None
+        path = self.folder / name
+        return None if path.is_file() else path
+
 
 @dataclass(frozen=True)
 class Voice:

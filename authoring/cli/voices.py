@@ -91,7 +91,9 @@ def check(
     needed = phrases(_timelines(missions, None) if missions else None, chosen)
     missing = [f for f in needed if f.key != "text" and chosen.clips.path(f.key) is None]
     for fragment in missing:
-        typer.echo(f"missing: {fragment.key}\t{fragment.text}")
+        absent = chosen.clips.absent_file(fragment.key)
+        where = f"\tlisted file not found: {absent}" if absent is not None else ""
+        typer.echo(f"missing: {fragment.key}\t{fragment.text}{where}")
     recorded = len(needed) - len(missing)
     summary = f"{chosen.id}: {recorded} of {len(needed)} phrases recorded"
     if missing and chosen.clips.fallback is None:
