@@ -165,6 +165,24 @@ def test_voices_phrases_command(tmp_path: Path) -> None:
     assert len(json.loads(everything.stdout)) > len(lines)
 
 
+def test_voices_phrases_takes_the_voice_as_its_argument_like_check() -> None:
+    mission = ROOT / "missions/official/mission-1.yaml"
+    german = runner.invoke(app, ["voices", "phrases", "de", "--mission", str(mission)])
+    assert german.exit_code == 0, german.stderr
+    assert "threat_zone.serious.white\tErnsthafte Bedrohung in Zone Weiß." in german.stdout
+    old = runner.invoke(app, ["voices", "phrases", str(mission), "--voice", "de"])
+    assert old.stdout == german.stdout  # the older form still works
+    english = runner.invoke(app, ["voices", "phrases", "en"])
+    assert english.exit_code == 0, english.stderr
+    assert "alert\t" in english.stdout and "S003" not in english.output
+    default = runner.invoke(app, ["voices", "phrases", str(mission)])  # mission where the
+    assert default.exit_code == 0 and "--mission" in default.stderr   # voice goes: a note
+    assert default.stdout == runner.invoke(app, ["voices", "phrases", "en", "-m",
+                                                 str(mission)]).stdout
+    unknown = runner.invoke(app, ["voices", "phrases", "klingon"])
+    assert unknown.exit_code == 2 and "unknown voice 'klingon'" in unknown.stderr
+
+
 def test_extending_an_unknown_voice_points_at_the_line(tmp_path: Path) -> None:
     orphan = tmp_path / "orphan.yaml"
     orphan.write_text("format: 1\nid: orphan\nextends: nowhere\n", encoding="utf-8")
