@@ -7,7 +7,7 @@ phrases, sequences, settings and sound, and overrides any of them key by key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,6 +87,30 @@ def bundled_voices() -> list[str]:
     names = {p.stem for p in folder.glob("*.yaml")}
     names |= {p.parent.name for p in folder.glob("*/voice.yaml")}
     return sorted(names)
+
+
+def primary_language(tag: str) -> str:
+    """Returns the primary subtag of a BCP 47 tag, lowercased (``de-AT`` → ``de``)."""
+    return tag.split("-", 1)[0].lower()
+
+
+def voices_speaking(language: str, voices: Sequence[Voice]) -> list[Voice]:
+    """The voices that can read a mission in ``language``: the same primary language.
+
+    The one rule by which both ``render`` and ``pack build`` pair missions and voices (a
+    ``de-AT`` mission is read by a ``de`` voice). Order: an exact tag match first, then a voice
+    whose id is the language itself (the bundled default of that language), then as given.
+    """
+    wanted = primary_language(language)
+    found = [v for v in voices if primary_language(v.language) == wanted]
+    return sorted(found, key=lambda v: (v.language.lower() != language.lower(),
+                                        v.id.lower() not in (language.lower(), wanted)))
+
+
+def voice_for_language(language: str) -> Voice | None:
+    """The bundled voice for a mission in ``language`` when no voice was chosen, or None."""
+    found = voices_speaking(language, [load_voice(name) for name in bundled_voices()])
+    return found[0] if found else None
 
 
 def _voice_file(name: str, base: Path | None) -> Path:

@@ -22,11 +22,12 @@ from authoring._files import atomic_target
 from authoring.audio import ClipCache, Voice, default_cache_dir, load_voice, render_timeline
 from authoring.audio.captions import captions
 from authoring.audio.export import check_encoder, write_audio
+from authoring.audio.voice import voices_speaking
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
 from authoring.mission.timeline import compile_timeline
-from authoring.publish.checks import CheckedMission, check_missions, primary_language, summary_lines
+from authoring.publish.checks import CheckedMission, check_missions, summary_lines
 from authoring.publish.manifest import Pack, load_pack
 from authoring.publish.rating import rate_mission
 from authoring.publish.reproducible import build_datetime, build_epoch, zip_bytes
@@ -108,8 +109,7 @@ def _load_voices(pack: Pack) -> list[Voice]:
 
 
 def _voices_for(mission: CheckedMission, voices: list[Voice]) -> list[Voice]:
-    lang = primary_language(mission.mission.language)
-    chosen = [v for v in voices if primary_language(v.language) == lang]
+    chosen = voices_speaking(mission.mission.language, voices)
     if not chosen:
         raise InvalidInputError(
             f"{mission.display}: no voice of the pack speaks {mission.mission.language!r} "

@@ -201,3 +201,32 @@ def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None
     assert result.exit_code == 3
     assert "espeak-ng failed on" in result.stderr and "'xx-nope'" in result.stderr
     assert "espeak-ng --voices" in result.stderr
+
+
+def test_one_resolver_pairs_mission_languages_with_voices() -> None:
+    from authoring.audio.voice import voice_for_language, voices_speaking
+
+    for tag, expected in [("de-AT", "de"), ("de", "de"), ("EN-gb", "en"), ("fr-CA", "fr")]:
+        found = voice_for_language(tag)
+        assert found is not None and found.id == expected, tag
+    assert voice_for_language("it") is None
+    pack = [load_voice("en"), load_voice("de"), load_voice("en-gtts")]
+    assert [v.id for v in voices_speaking("de-AT", pack)] == ["de"]
+    assert [v.id for v in voices_speaking("en-US", pack)] == ["en", "en-gtts"]
+
+
+def test_render_and_pack_read_a_regional_mission_with_the_same_voice(
+        short_mission: Path, tmp_path: Path) -> None:
+    from authoring.mission import load_mission
+    from authoring.publish.build import _voices_for
+    from authoring.publish.checks import CheckedMission
+
+    text = short_mission.read_text("utf-8").replace("language: en", "language: de-AT")
+    text = text.replace('  - {at: "2:15", announcement: {text: "Check your plans."}}\n', "")
+    short_mission.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "a.wav"),
+                                 "--no-bed"])
+    assert result.exit_code == 0, result.stderr
+    assert "with voice de:" in result.stderr
+    checked = CheckedMission(short_mission, "short.yaml", load_mission(short_mission), ())
+    assert [v.id for v in _voices_for(checked, [load_voice("en"), load_voice("de")])] == ["de"]
