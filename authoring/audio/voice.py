@@ -16,6 +16,8 @@ from authoring._resources import data_dir
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import load_document
 from authoring.mission.load import plain_data
+from authoring.mission.model import Announcement, Mission
+from authoring.mission.timecode import format_clock
 
 DEFAULT_VOICE = "en"
 DEFAULT_SOUND: Mapping[str, Any] = {"radio": False, "loudness_lufs": -18.0, "bed_db": -30.0}
@@ -105,6 +107,21 @@ def voices_speaking(language: str, voices: Sequence[Voice]) -> list[Voice]:
     found = [v for v in voices if primary_language(v.language) == wanted]
     return sorted(found, key=lambda v: (v.language.lower() != language.lower(),
                                         v.id.lower() not in (language.lower(), wanted)))
+
+
+def foreign_text_warning(mission: Mission, voice: Voice) -> str | None:
+    """A warning when ``voice`` would read the mission's own announcement texts (written in
+    the mission's language) in another language; None when it reads them in their own."""
+    if primary_language(voice.language) == primary_language(mission.language):
+        return None
+    texts = [e for e in mission.events if isinstance(e, Announcement)]
+    if not texts:
+        return None  # standard cues are phrased in the voice's own language
+    first = format_clock(texts[0].at)
+    return (f"voice {voice.id!r} ({voice.language}) reads the {len(texts)} announcement text"
+            f"{'s' if len(texts) != 1 else ''} of {mission.id} written in {mission.language} "
+            f"(first at {first}) as {voice.language}; choose a {mission.language} voice or "
+            "translate them")
 
 
 def voice_for_language(language: str) -> Voice | None:

@@ -93,6 +93,11 @@ def render(
         chosen = found or load_voice(DEFAULT_VOICE)
     else:
         chosen = load_voice(voice)
+    from authoring.audio.voice import foreign_text_warning
+
+    foreign = foreign_text_warning(loaded, chosen)
+    if foreign is not None:
+        err(f"warning: {foreign}")
     timeline = compile_timeline(loaded, players)
     cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
     console = Console(stderr=True)

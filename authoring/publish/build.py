@@ -77,6 +77,7 @@ class BuildResult:
     files: int = 0
     size: int = 0
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # shown even by a quiet build
 
 
 def slugify(text: str) -> str:
@@ -116,6 +117,17 @@ def _voices_for(mission: CheckedMission, voices: list[Voice]) -> list[Voice]:
             f"(voices: {', '.join(f'{v.id} ({v.language})' for v in voices)})",
             hint="add a voice of that language to `voices` in pack.yaml")
     return chosen
+
+
+def _unused_voices(voices: list[Voice], chosen: list[list[Voice]],
+                   checked: list[CheckedMission]) -> list[str]:
+    """One warning per voice of pack.yaml that reads none of the missions (none in its
+    language): it would otherwise be dropped without a word."""
+    used = {v.id for group in chosen for v in group}
+    languages = ", ".join(sorted({c.mission.language for c in checked}))
+    return [f"voice {v.id!r} ({v.language}) reads none of the pack's missions (their "
+            f"languages: {languages}): it is left out; add missions in {v.language} or remove "
+            "it from `voices` in pack.yaml" for v in voices if v.id not in used]
 
 
 class _Writer:
@@ -266,6 +278,7 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
     checked = check_missions(pack, display, strict=options.strict)
     voices = _load_voices(pack)
     chosen = [_voices_for(c, voices) for c in checked]
+    warnings = _unused_voices(voices, chosen, checked)
     epoch = build_epoch(_pack_sources(pack))
 
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
@@ -290,7 +303,7 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
         files = [p for p in staging.rglob("*") if p.is_file()]
         result = BuildResult(out, len(entries), sum(len(e.tracks) for e in entries),
                              len(files), sum(p.stat().st_size for p in files),
-                             [p for c in checked for p in c.problems])
+                             [p for c in checked for p in c.problems], warnings)
         _swap_into_place(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

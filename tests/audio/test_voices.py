@@ -230,3 +230,18 @@ def test_render_and_pack_read_a_regional_mission_with_the_same_voice(
     assert "with voice de:" in result.stderr
     checked = CheckedMission(short_mission, "short.yaml", load_mission(short_mission), ())
     assert [v.id for v in _voices_for(checked, [load_voice("en"), load_voice("de")])] == ["de"]
+
+
+def test_a_voice_of_another_language_reading_story_text_is_warned(
+        short_mission: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "a.wav"),
+                                 "--no-bed", "--voice", "de"])
+    assert result.exit_code == 0, result.stderr
+    assert ("warning: voice 'de' (de) reads the 1 announcement text of short-test written in "
+            "en (first at 2:15) as de") in result.stderr
+    plain = short_mission.read_text("utf-8").replace(
+        '  - {at: "2:15", announcement: {text: "Check your plans."}}\n', "")
+    short_mission.write_text(plain, encoding="utf-8")
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "b.wav"),
+                                 "--no-bed", "--voice", "de"])
+    assert result.exit_code == 0 and "warning" not in result.stderr  # only standard cues
