@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from authoring._files import atomic_target
@@ -251,10 +251,13 @@ def _pack_sources(pack: Pack) -> list[Path]:
     return sources
 
 
-def _zip_entries(pack: Pack, writer: _Writer, top: str) -> dict[str, bytes]:
+def _zip_entries(pack: Pack, writer: _Writer, top: str,
+                 pages: dict[str, bytes]) -> dict[str, bytes]:
     entries = {f"{top}/{pack.relative(p)}": p.read_bytes() for p in _pack_sources(pack)}
     for relative, path in writer.files.items():
         entries[f"{top}/{relative}"] = path.read_bytes()
+    for relative, data in pages.items():
+        entries[f"{top}/{relative}"] = data
     return entries
 
 
@@ -287,15 +290,18 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
         entries = tuple(_render_mission(c, v, pack, writer, options, progress)
                         for c, v in zip(checked, chosen, strict=True))
         top = slugify(pack.title)
-        progress(f"packing {top}.zip")
-        archive = zip_bytes(_zip_entries(pack, writer, top), epoch)
-        (staging / f"{top}.zip").write_bytes(archive)
         model = SiteModel(
             title=pack.title, description=pack.description, authors=pack.authors,
             licence=pack.licence, languages=pack.languages, built=build_datetime(epoch),
-            missions=entries, generator=options.generator,
-            pack_download=Download("Download the whole pack (zip)", f"{top}.zip", "pack",
-                                   len(archive)))
+            missions=entries, generator=options.generator)
+        # the zip carries the pages too, so it browses offline; they are rendered without
+        # the link to the zip itself (a copy cannot know its own size, and needs no link)
+        offline = render_pages(model, options.templates)
+        progress(f"packing {top}.zip")
+        archive = zip_bytes(_zip_entries(pack, writer, top, offline), epoch)
+        (staging / f"{top}.zip").write_bytes(archive)
+        model = replace(model, pack_download=Download("Download the whole pack (zip)",
+                                                      f"{top}.zip", "pack", len(archive)))
         progress("writing pages")
         for relative, data in render_pages(model, options.templates).items():
             writer.write(relative, data)
