@@ -32,6 +32,8 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
     "M003": ("event-after-end", "An event (or a communications-down) runs past the mission "
                                 "end."),
     "M004": ("event-order", "Events must be listed in time order."),
+    "M005": ("pinned-card", "A pinned threat card must exist, fit its event (external or "
+                            "internal, serious or not) and be pinned only once."),
 }
 
 
