@@ -24,7 +24,8 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
     "S004": ("alias-expansion", "YAML aliases expand to more than 100,000 values."),
     "S100": ("schema", "The mission breaks a rule of schemas/mission.schema.json."),
     "S101": ("unknown-key", "A key the mission format does not know."),
-    "S102": ("wrong-type", "A value of the wrong type (e.g. an unquoted time)."),
+    "S102": ("wrong-type", "A value of the wrong type (e.g. a time written as a number, "
+                           "at: 90, where a quoted \"m:ss\" string goes)."),
     "S103": ("missing-key", "A required key is missing."),
     "S104": ("invalid-value", "A value outside the allowed set or range."),
     "M001": ("phase-count", "The profile's number of phases (2 for test-run, 3 otherwise)."),
