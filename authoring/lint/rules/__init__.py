@@ -1,9 +1,9 @@
 """The rule modules, listed explicitly (the registry is this tuple, not a directory scan).
 
 Families: S (suppression bookkeeping and portable YAML; the validator's own S0xx/S1xx parse
-and schema problems are reported before any rule runs), M (mission structure), T (timing), A (audio),
-G (game simulation). Codes start at 101 within a family so that they never collide with the
-validator's S001-S004, S100-S104 and M001-M004.
+and schema problems are reported before any rule runs), M (mission structure), T (timing),
+A (audio), G (game simulation). Codes start at 101 within a family so that they never collide
+with the validator's S001-S004, S100-S104 and M001-M005.
 """
 
 from __future__ import annotations
