@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +24,7 @@ def test_times_from_ten_minutes_on_keep_a_gap_before_their_text(
     words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)"[^>]*>([^<]*)</word>',
                        poppler("pdftotext", "-bbox", str(pdf), "-"))
     gaps = {}
-    for (x0, y0, x1, text), (nx0, ny0, _, _) in zip(words, words[1:], strict=False):
+    for (_, y0, x1, text), (nx0, ny0, _, _) in pairwise(words):
         if re.fullmatch(r"\d{1,2}:\d\d", text) and y0 == ny0 and float(nx0) > float(x1) - 1:
             gaps[text] = float(nx0) - float(x1)
     long_times = {t: g for t, g in gaps.items() if len(t) == 5}
