@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
