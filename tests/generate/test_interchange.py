@@ -248,3 +248,30 @@ def test_interchange_imports_only_the_mission_contract_and_errors() -> None:
             found += [f"{path.name}: {n}" for n in names
                       if n.startswith("authoring") and not n.startswith(allowed)]
     assert found == []
+
+
+@pytest.mark.parametrize("fmt", ["flash-code", "jsamg-xml"])
+@pytest.mark.parametrize("name", ["examples/four-player-short", "official/simulation-1",
+                                  "official/mission-1", "official/test-run-1"])
+def test_export_says_what_it_drops_and_import_brings_back_what_plays(
+        tmp_path: Path, fmt: str, name: str) -> None:
+    source = Path(__file__).resolve().parents[2] / "missions" / f"{name}.yaml"
+    original = load_mission(source)
+    exported = tmp_path / "exported.txt"
+    runner = CliRunner()
+    result = runner.invoke(app, ["export", str(source), "--to", fmt, "-o", str(exported)])
+    assert result.exit_code == 0, result.output
+    assert f"note: {fmt} cannot hold " in result.stderr
+    assert f"title {original.title!r}" in result.stderr
+    options: list[str] = []
+    for line in result.stderr.splitlines():
+        if line.startswith("note: to read it back as it was: "):
+            options = line.split(f"--from {fmt}")[1].split()
+    assert ("--players" in options) == (original.players != 5)
+    back = tmp_path / "back.yaml"
+    imported = runner.invoke(app, ["import", str(exported), "--from", fmt, "-o", str(back),
+                                   *options])
+    assert imported.exit_code == 0, imported.output
+    again = load_mission(back)
+    assert (again.players, again.profile, again.phases, again.events) == (
+        original.players, original.profile, original.phases, original.events)
