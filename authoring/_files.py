@@ -15,10 +15,34 @@ from pathlib import Path
 from authoring.errors import InvalidInputError, UsageError
 
 
-def _umask() -> int:
-    mask = os.umask(0)
+def _read_umask() -> int | None:
+    """The process umask as Linux reports it, or None where /proc does not say."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _umask_by_setting() -> int:
+    # os.umask can only be read by setting it; done once, at import, before any thread of ours
+    # runs. Setting it per call raced between the audio-format threads of a pack build and could
+    # leave the process umask at 0.
+    mask = os.umask(0o077)
     os.umask(mask)
     return mask
+
+
+_IMPORT_UMASK: int = _read_umask() or _umask_by_setting()
+
+
+def _umask() -> int:
+    """The current umask without changing it (Linux), else the one read at import."""
+    mask = _read_umask()
+    return _IMPORT_UMASK if mask is None else mask
 
 
 @contextlib.contextmanager

@@ -11,6 +11,25 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    # an option, not an environment variable: a stray UPDATE_GOLDEN in a shell would otherwise
+    # turn every golden comparison into a writer that always passes
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite golden files from the current output instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True only when this pytest run was started with ``--update-golden``."""
+    return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(autouse=True)
+def _no_golden_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clears UPDATE_GOLDEN for every test (its own name: folder conftests override _hermetic)."""
+    monkeypatch.delenv("UPDATE_GOLDEN", raising=False)
+
+
 @pytest.fixture(autouse=True)
 def _hermetic(monkeypatch: pytest.MonkeyPatch,
               tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

@@ -46,17 +46,24 @@ def _layer(path: Path) -> str:
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return _imports_in(path.read_text(encoding="utf-8"), path.relative_to(PACKAGE.parent))
+
+
+def _imports_in(source: str, rel: Path) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import in ``source``, the file at ``rel``.
+
+    A relative import counts from the file's package: for ``a/b/__init__.py`` that package is
+    ``a.b`` itself, exactly as for its sibling ``a/b/c.py``.
+    """
+    tree = ast.parse(source, str(rel))
     found: list[tuple[int, str]] = []
-    package_parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    package_parts = rel.with_suffix("").parts
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = list(package_parts[: len(package_parts) - node.level])
-                if path.name == "__init__.py":
-                    base = list(package_parts[: len(package_parts) - node.level + 1])
                 module = ".".join([*base, *([node.module] if node.module else [])])
                 if not node.module:
                     found.extend((node.lineno, f"{module}.{a.name}") for a in node.names)
@@ -94,3 +101,10 @@ def test_engine_knows_only_the_mission_model() -> None:
             if module.startswith("authoring.mission") and module != "authoring.mission.model":
                 bad.append(f"{path}:{lineno}: {module}")
     assert bad == []
+
+
+def test_relative_imports_resolve_from_the_package_in_init_files() -> None:
+    source = "from ..engine import resolve\nfrom . import voice\nfrom .mixer import mix\n"
+    for rel in (Path("authoring/audio/__init__.py"), Path("authoring/audio/render.py")):
+        assert _imports_in(source, rel) == [
+            (1, "authoring.engine"), (2, "authoring.audio.voice"), (3, "authoring.audio.mixer")]

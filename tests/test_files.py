@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,26 @@ def test_a_failure_keeps_the_old_file_and_removes_the_temp_file(tmp_path: Path) 
 def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"folder .* does not exist"):
         write_atomic(tmp_path / "nope" / "out.txt", b"x")
+
+
+def test_writing_never_changes_the_process_umask(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # threads of a pack build write at the same time: a write that set the umask, even briefly,
+    # could leave it at 0 for every later file of the process
+    def refuse(mask: int) -> int:
+        raise AssertionError(f"os.umask({mask:#o}) called while writing")
+
+    monkeypatch.setattr(os, "umask", refuse)
+    write_atomic(tmp_path / "a.txt", "x")
+    assert (tmp_path / "a.txt").read_text("utf-8") == "x"
+
+
+def test_parallel_writes_keep_normal_permissions(tmp_path: Path) -> None:
+    old_mask = os.umask(0o022)
+    try:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            list(pool.map(lambda i: write_atomic(tmp_path / f"{i}.txt", str(i)), range(200)))
+        assert os.umask(0o022) == 0o022
+    finally:
+        os.umask(old_mask)
+    assert {stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()} == {0o644}

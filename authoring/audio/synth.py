@@ -106,9 +106,13 @@ class Synthesizer:
             if path is not None:
                 pieces.append({"file": _file_digest(path)})
             elif pack.fallback is None:
+                absent = pack.absent_file(fragment.key)
+                why = (f"lists {absent} for {fragment.key!r} ({fragment.text!r}), which does "
+                       "not exist, and has no fallback voice" if absent is not None else
+                       f"has no recording for {fragment.key!r} ({fragment.text!r}) and no "
+                       "fallback voice")
                 raise InvalidInputError(
-                    f"clip pack {self.voice.id!r} has no recording for {fragment.key!r} "
-                    f"({fragment.text!r}) and no fallback voice",
+                    f"clip pack {self.voice.id!r} {why}",
                     hint=f"record it and list it under clips.files in {self.voice.source}, or "
                          "set clips.fallback (e.g. en)")
             else:

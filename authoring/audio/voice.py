@@ -7,7 +7,7 @@ phrases, sequences, settings and sound, and overrides any of them key by key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,8 @@ from authoring._resources import data_dir
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import load_document
 from authoring.mission.load import plain_data
+from authoring.mission.model import Announcement, Mission
+from authoring.mission.timecode import format_clock
 
 DEFAULT_VOICE = "en"
 DEFAULT_SOUND: Mapping[str, Any] = {"radio": False, "loudness_lufs": -18.0, "bed_db": -30.0}
@@ -37,6 +39,14 @@ class ClipPack:
             return None
         path = self.folder / name
         return path if path.is_file() else None
+
+    def absent_file(self, key: str) -> Path | None:
+        """Returns the file the manifest lists for ``key`` when it is not on disk, else None."""
+        name = self.files.get(key)
+        if name is None:
+            return None
+        path = self.folder / name
+        return None if path.is_file() else path
 
 
 @dataclass(frozen=True)
@@ -79,6 +89,45 @@ def bundled_voices() -> list[str]:
     names = {p.stem for p in folder.glob("*.yaml")}
     names |= {p.parent.name for p in folder.glob("*/voice.yaml")}
     return sorted(names)
+
+
+def primary_language(tag: str) -> str:
+    """Returns the primary subtag of a BCP 47 tag, lowercased (``de-AT`` → ``de``)."""
+    return tag.split("-", 1)[0].lower()
+
+
+def voices_speaking(language: str, voices: Sequence[Voice]) -> list[Voice]:
+    """The voices that can read a mission in ``language``: the same primary language.
+
+    The one rule by which both ``render`` and ``pack build`` pair missions and voices (a
+    ``de-AT`` mission is read by a ``de`` voice). Order: an exact tag match first, then a voice
+    whose id is the language itself (the bundled default of that language), then as given.
+    """
+    wanted = primary_language(language)
+    found = [v for v in voices if primary_language(v.language) == wanted]
+    return sorted(found, key=lambda v: (v.language.lower() != language.lower(),
+                                        v.id.lower() not in (language.lower(), wanted)))
+
+
+def foreign_text_warning(mission: Mission, voice: Voice) -> str | None:
+    """A warning when ``voice`` would read the mission's own announcement texts (written in
+    the mission's language) in another language; None when it reads them in their own."""
+    if primary_language(voice.language) == primary_language(mission.language):
+        return None
+    texts = [e for e in mission.events if isinstance(e, Announcement)]
+    if not texts:
+        return None  # standard cues are phrased in the voice's own language
+    first = format_clock(texts[0].at)
+    return (f"voice {voice.id!r} ({voice.language}) reads the {len(texts)} announcement text"
+            f"{'s' if len(texts) != 1 else ''} of {mission.id} written in {mission.language} "
+            f"(first at {first}) as {voice.language}; choose a {mission.language} voice or "
+            "translate them")
+
+
+def voice_for_language(language: str) -> Voice | None:
+    """The bundled voice for a mission in ``language`` when no voice was chosen, or None."""
+    found = voices_speaking(language, [load_voice(name) for name in bundled_voices()])
+    return found[0] if found else None
 
 
 def _voice_file(name: str, base: Path | None) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +12,7 @@ from authoring import __version__
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.generate.interchange import EXPORTERS, IMPORTERS, export_mission, import_file
+from authoring.generate.interchange.exporting import lost_in_export
 from authoring.generate.interchange.mission_yaml import mission_yaml
 from authoring.generate.output import write_text_atomic
 from authoring.mission import load_mission
@@ -45,6 +47,10 @@ def import_(
     profile: Annotated[str | None, typer.Option(
         "--profile", help="Profile of the mission (default: guessed from the phases and "
                           "threats).", show_default=False)] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", help="Players the mission is written for (the formats do not say; "
+                          "default 5, which plays the unconfirmed reports).",
+        show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Convert a mission from another tool's format into a mission file.
@@ -55,7 +61,11 @@ def import_(
     _pick(fmt, list(IMPORTERS), "--from")
     if profile is not None:
         _pick(profile, PROFILES, "--profile")
+    if players is not None and not 1 <= players <= 5:
+        raise UsageError(f"--players: expected 1-5, got {players}")
     mission = import_file(source, fmt, profile=profile)  # type: ignore[arg-type]
+    if players is not None:
+        mission = replace(mission, players=players)
     header = [f"Imported from {source.name} ({fmt}) by spacealert {__version__}.",
               "Phase ends follow the official convention: the moment the countdown ends."]
     _emit(mission_yaml(mission, header), output, force)
@@ -71,6 +81,17 @@ def export(
         "--output", "-o", help="File to write (default stdout).", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
-    """Write a mission in a format other players read (Flash-player code, JSAMG XML)."""
+    """Write a mission in a format other players read (Flash-player code, JSAMG XML).
+
+    These formats hold the phase ends and timed events only: what they cannot hold is listed
+    on stderr, with the import options that bring back what matters for play.
+    """
     _pick(fmt, list(EXPORTERS), "--to")
-    _emit(export_mission(load_mission(mission), fmt), output, force)
+    loaded = load_mission(mission)
+    _emit(export_mission(loaded, fmt), output, force)
+    lost, options = lost_in_export(loaded, fmt)
+    if lost:
+        err(f"note: {fmt} cannot hold {'; '.join(lost)}")
+    if options:
+        err(f"note: to read it back as it was: spacealert import FILE --from {fmt} "
+            f"{' '.join(options)}")

@@ -14,7 +14,6 @@ from authoring.audio import (
     DEFAULT_VOICE,
     ClipCache,
     RenderOptions,
-    bundled_voices,
     default_cache_dir,
     format_for,
     load_voice,
@@ -85,8 +84,20 @@ def render(
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
     check_encoder(fmt)
     if voice is None:
-        voice = loaded.language if loaded.language in bundled_voices() else DEFAULT_VOICE
-    chosen = load_voice(voice)
+        from authoring.audio.voice import voice_for_language
+
+        found = voice_for_language(loaded.language)
+        if found is None:
+            err(f"warning: no bundled voice speaks {loaded.language!r}: reading {loaded.id} "
+                f"with {DEFAULT_VOICE!r} (choose one with --voice)")
+        chosen = found or load_voice(DEFAULT_VOICE)
+    else:
+        chosen = load_voice(voice)
+    from authoring.audio.voice import foreign_text_warning
+
+    foreign = foreign_text_warning(loaded, chosen)
+    if foreign is not None:
+        err(f"warning: {foreign}")
     timeline = compile_timeline(loaded, players)
     cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
     console = Console(stderr=True)

@@ -21,7 +21,7 @@ from authoring.engine import (
     setup_from_mission,
 )
 from authoring.errors import InvalidInputError
-from authoring.mission import load_document, load_mission
+from authoring.mission import InvalidFileError, load_document, load_mission, read_document
 
 app = typer.Typer()
 
@@ -67,6 +67,11 @@ def resolve(
     survived), 1 for an invalid mission or plan.
     """
     loaded = load_mission(mission)
+    from authoring.lint.playability import card_problems
+
+    pinned = card_problems(read_document(mission), loaded)
+    if pinned:  # blamed on the mission's card, not on the plan that meets it
+        raise InvalidFileError(pinned)
     exact_result: ExactOutcome | None = None
     estimated: Estimate | None = None
     try:

@@ -22,16 +22,25 @@ def validate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print problems only.")] = False,
 ) -> None:
-    """Validate mission files: YAML syntax, the mission schema and playability.
+    """Validate mission files: can each be played as written?
+
+    Checks YAML syntax, the mission schema, phases and event times, pinned threat cards
+    (known, of the event's kind, pinned once) and threats per turn (M105). `lint` checks all
+    of this too, plus the official norms of timing, audio and difficulty.
 
     Every file is checked even when some fail; each problem is printed as
     file:line:col: CODE message. Exit code 0 when all are valid, 1 otherwise.
     """
+    from authoring.lint.playability import playability_problems
+
     problems: list[Problem] = []
     checked = invalid = 0
     for display, path in expand_paths(files):
         checked += 1
-        _, found = check_mission(read_document(path, display=display))
+        doc = read_document(path, display=display)
+        mission, found = check_mission(doc)
+        if mission is not None:
+            found = playability_problems(doc, mission)
         if found:
             invalid += 1
             problems.extend(found)

@@ -91,7 +91,9 @@ def check(
     needed = phrases(_timelines(missions, None) if missions else None, chosen)
     missing = [f for f in needed if f.key != "text" and chosen.clips.path(f.key) is None]
     for fragment in missing:
-        typer.echo(f"missing: {fragment.key}\t{fragment.text}")
+        absent = chosen.clips.absent_file(fragment.key)
+        where = f"\tlisted file not found: {absent}" if absent is not None else ""
+        typer.echo(f"missing: {fragment.key}\t{fragment.text}{where}")
     recorded = len(needed) - len(missing)
     summary = f"{chosen.id}: {recorded} of {len(needed)} phrases recorded"
     if missing and chosen.clips.fallback is None:
@@ -111,19 +113,52 @@ def check(
         typer.echo(f"{summary}: complete")
 
 
+def _phrases_arguments(arguments: list[str], missions: list[Path],
+                       voice_option: str | None) -> tuple[str, list[Path]]:
+    """Returns (voice, missions) of ``voices phrases``: the voice is the argument, as in
+    ``voices check``. The older form (missions as arguments, ``--voice``) still works."""
+    if voice_option is not None:
+        return voice_option, [*missions, *(Path(a) for a in arguments)]
+    if not arguments:
+        return DEFAULT_VOICE, missions
+    first, *rest = arguments
+    try:
+        load_voice(first)
+    except AuthoringError:
+        if Path(first).is_file() and not rest:
+            # the older form: a mission file where the voice now goes
+            err("note: give the mission with --mission (the argument is the voice, as in "
+                "`voices check`)")
+            return DEFAULT_VOICE, [*missions, Path(first)]
+        raise
+    if rest:
+        err("note: give missions with --mission (the argument is the voice, as in "
+            "`voices check`)")
+    return first, [*missions, *(Path(a) for a in rest)]
+
+
 @app.command("phrases")
 @reports_errors
 def list_phrases(
-    missions: Annotated[list[Path] | None, typer.Argument(
-        help="Mission files (default: every phrase any mission can need).",
+    arguments: Annotated[list[str] | None, typer.Argument(
+        metavar="[VOICE]",
+        help=f"Voice id, voice file or clip-pack folder (default {DEFAULT_VOICE}).",
         show_default=False)] = None,
-    voice: Annotated[str, typer.Option("--voice", help="Voice id or voice file.")]
-        = DEFAULT_VOICE,
+    missions: Annotated[list[Path] | None, typer.Option(
+        "--mission", "-m", help="Only the phrases these missions need (repeatable; default: "
+        "every phrase any mission can need).", show_default=False)] = None,
+    voice: Annotated[str | None, typer.Option(
+        "--voice", help="The voice, as an option (older form; the argument is preferred).",
+        show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the phrases as JSON.")] = False,
 ) -> None:
-    """Print every distinct phrase a voice must say (key and text), e.g. to record a clip pack."""
-    chosen = load_voice(voice)
-    found = phrases(_timelines(missions, None) if missions else None, chosen)
+    """Print every distinct phrase a voice must say (key and text), e.g. to record a clip pack.
+
+    Takes the voice as its argument and missions with --mission, like `voices check`.
+    """
+    voice_name, mission_paths = _phrases_arguments(arguments or [], missions or [], voice)
+    chosen = load_voice(voice_name)
+    found = phrases(_timelines(mission_paths, None) if mission_paths else None, chosen)
     if as_json:
         typer.echo(json.dumps([{"key": f.key, "text": f.text} for f in found], indent=2,
                               ensure_ascii=False))

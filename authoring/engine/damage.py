@@ -82,15 +82,27 @@ def scout_bonus(g: Game, th: ThreatState) -> int:
 def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool = True) -> None:
     """Resolves an attack of a threat on a zone (rules §12.2)."""
     st = g.state
+    parts: list[str] = []  # the log sentence says each step, so no number needs guessing
     if th.card.external:
-        strength += scout_bonus(g, th)
+        bonus = scout_bonus(g, th)
+        strength += bonus
+        total = f"for {strength}" + (f" ({strength - bonus} +1 from the Scout)" if bonus else "")
+        parts.append(total)
         if shields:
             absorbed = min(st.shields[zone], strength)
             st.shields[zone] -= absorbed
             strength -= absorbed
-        if "double-damage" in th.card.abilities:
+            parts.append(f"the shield absorbs {absorbed}, {strength} "
+                         f"{'gets' if strength == 1 else 'get'} past")
+        else:
+            parts.append("ignoring the shield")
+        if "double-damage" in th.card.abilities and strength:
             strength *= 2
+            parts.append(f"doubled to {strength}")
+    else:
+        parts.append(f"for {strength}")
     if g.log is not None:
-        g.note("threat", f"{th.card.name} attacks {ZONE_NAMES[zone]} "
-                            f"({strength} past the shields)")
+        head, *rest = parts
+        g.note("threat", f"{th.card.name} attacks {ZONE_NAMES[zone]} {head}"
+                         + (": " + ", ".join(rest) if rest else ""))
     damage_ship(g, zone, strength * multiplier(g, zone), th.card.name)

@@ -171,9 +171,9 @@ def _parse_threat(item: str) -> ThreatState:
             th.active = True
         elif extra == "k":
             th.cryo = not th.cryo
-        elif key == "s" and value:
+        elif key == "s":  # empty: every station the card names is gone (a Slime cleaned up)
             stations, spots = [], []
-            for spot in value.split("+"):
+            for spot in filter(None, value.split("+")):
                 code, hp = spot[:2], spot[2:]
                 if code not in STATION_CODES[:6]:
                     raise NotationError(f"expected a station code, got {spot!r} in {item!r}")

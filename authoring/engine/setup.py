@@ -117,6 +117,49 @@ def _deck_cards(external: bool, serious: bool, colour: str) -> list[str]:
     )
 
 
+def _kind_words(serious: bool, external: bool) -> str:
+    return f"{'serious ' if serious else ''}{'external' if external else 'internal'}"
+
+
+def _a(words: str) -> str:
+    return f"an {words}" if words[0] in "aeiou" else f"a {words}"
+
+
+def pinned_card_problems(mission: Mission) -> list[tuple[int, str]]:
+    """Returns ``(event index, message)`` for each pinned card the engine cannot play.
+
+    A pinned card must exist, fit its event (external card on a zone, internal card on the
+    internal track, serious exactly when the threat is) and be pinned once: each card is a
+    single physical card of its deck.
+    """
+    cards = load_cards()
+    first: dict[str, int] = {}
+    found: list[tuple[int, str]] = []
+    for index, event in enumerate(mission.events):
+        card_id = getattr(event, "card", None)  # only threats pin cards
+        if card_id is None:
+            continue
+        card = cards.get(card_id)
+        if card is None or not card.playable:
+            what = "unknown threat card" if card is None else "threat card without rules"
+            found.append((index, f"{what} {card_id!r}: expected the id of a threat card "
+                                 "of the base game, such as E1-07 or SI2-03"))
+            continue
+        serious = bool(getattr(event, "serious", False))
+        external = getattr(event, "zone", "") != "internal"
+        if card.external != external or card.serious != serious:
+            kind = _kind_words(card.serious, card.external)
+            want = _kind_words(serious, external)
+            found.append((index, f"card {card_id} ({card.name}) is {_a(kind)} threat: expected "
+                                 f"{_a(want)} card for this event"))
+        if card_id in first:
+            found.append((index, f"card {card_id} ({card.name}) is pinned twice (first by "
+                                 f"event {first[card_id] + 1}): each card is in its deck once"))
+        else:
+            first[card_id] = index
+    return found
+
+
 #: Rule level of each mission profile (authoring.mission.model.PROFILES); others: full game.
 PROFILE_LEVELS: Mapping[str, int] = {"test-run": 1}
 

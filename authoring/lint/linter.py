@@ -86,7 +86,9 @@ class Linter:
         mission, semantic = build_mission(doc)
         if mission is None:
             return sorted(semantic)
-        return sorted([*semantic, *self._run(mission, doc)])
+        from authoring.lint.playability import card_problems  # it imports this module
+
+        return sorted([*semantic, *card_problems(doc, mission), *self._run(mission, doc)])
 
     def lint_mission(self, mission: Mission) -> list[Problem]:
         """Returns the problems of a mission object (positions are 1:1 without a file)."""

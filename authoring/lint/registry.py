@@ -30,7 +30,8 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
                           "number over 100 characters."),
     "S100": ("schema", "The mission breaks a rule of schemas/mission.schema.json."),
     "S101": ("unknown-key", "A key the mission format does not know."),
-    "S102": ("wrong-type", "A value of the wrong type (e.g. an unquoted time)."),
+    "S102": ("wrong-type", "A value of the wrong type (e.g. a time written as a number, "
+                           "at: 90, where a quoted \"m:ss\" string goes)."),
     "S103": ("missing-key", "A required key is missing."),
     "S104": ("invalid-value", "A value outside the allowed set or range."),
     "M001": ("phase-count", "The profile's number of phases (2 for test-run, 3 otherwise)."),
@@ -38,6 +39,8 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
     "M003": ("event-after-end", "An event (or a communications-down) runs past the mission "
                                 "end."),
     "M004": ("event-order", "Events must be listed in time order."),
+    "M005": ("pinned-card", "A pinned threat card must exist, fit its event (external or "
+                            "internal, serious or not) and be pinned only once."),
 }
 
 

@@ -15,18 +15,19 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from authoring._files import atomic_target
 from authoring.audio import ClipCache, Voice, default_cache_dir, load_voice, render_timeline
 from authoring.audio.captions import captions
 from authoring.audio.export import check_encoder, write_audio
+from authoring.audio.voice import voices_speaking
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
 from authoring.mission.timeline import compile_timeline
-from authoring.publish.checks import CheckedMission, check_missions, primary_language, summary_lines
+from authoring.publish.checks import CheckedMission, check_missions, summary_lines
 from authoring.publish.manifest import Pack, load_pack
 from authoring.publish.rating import rate_mission
 from authoring.publish.reproducible import build_datetime, build_epoch, zip_bytes
@@ -76,6 +77,7 @@ class BuildResult:
     files: int = 0
     size: int = 0
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # shown even by a quiet build
 
 
 def slugify(text: str) -> str:
@@ -108,14 +110,24 @@ def _load_voices(pack: Pack) -> list[Voice]:
 
 
 def _voices_for(mission: CheckedMission, voices: list[Voice]) -> list[Voice]:
-    lang = primary_language(mission.mission.language)
-    chosen = [v for v in voices if primary_language(v.language) == lang]
+    chosen = voices_speaking(mission.mission.language, voices)
     if not chosen:
         raise InvalidInputError(
             f"{mission.display}: no voice of the pack speaks {mission.mission.language!r} "
             f"(voices: {', '.join(f'{v.id} ({v.language})' for v in voices)})",
             hint="add a voice of that language to `voices` in pack.yaml")
     return chosen
+
+
+def _unused_voices(voices: list[Voice], chosen: list[list[Voice]],
+                   checked: list[CheckedMission]) -> list[str]:
+    """One warning per voice of pack.yaml that reads none of the missions (none in its
+    language): it would otherwise be dropped without a word."""
+    used = {v.id for group in chosen for v in group}
+    languages = ", ".join(sorted({c.mission.language for c in checked}))
+    return [f"voice {v.id!r} ({v.language}) reads none of the pack's missions (their "
+            f"languages: {languages}): it is left out; add missions in {v.language} or remove "
+            "it from `voices` in pack.yaml" for v in voices if v.id not in used]
 
 
 class _Writer:
@@ -239,10 +251,13 @@ def _pack_sources(pack: Pack) -> list[Path]:
     return sources
 
 
-def _zip_entries(pack: Pack, writer: _Writer, top: str) -> dict[str, bytes]:
+def _zip_entries(pack: Pack, writer: _Writer, top: str,
+                 pages: dict[str, bytes]) -> dict[str, bytes]:
     entries = {f"{top}/{pack.relative(p)}": p.read_bytes() for p in _pack_sources(pack)}
     for relative, path in writer.files.items():
         entries[f"{top}/{relative}"] = path.read_bytes()
+    for relative, data in pages.items():
+        entries[f"{top}/{relative}"] = data
     return entries
 
 
@@ -266,6 +281,7 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
     checked = check_missions(pack, display, strict=options.strict)
     voices = _load_voices(pack)
     chosen = [_voices_for(c, voices) for c in checked]
+    warnings = _unused_voices(voices, chosen, checked)
     epoch = build_epoch(_pack_sources(pack))
 
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
@@ -274,15 +290,18 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
         entries = tuple(_render_mission(c, v, pack, writer, options, progress)
                         for c, v in zip(checked, chosen, strict=True))
         top = slugify(pack.title)
-        progress(f"packing {top}.zip")
-        archive = zip_bytes(_zip_entries(pack, writer, top), epoch)
-        (staging / f"{top}.zip").write_bytes(archive)
         model = SiteModel(
             title=pack.title, description=pack.description, authors=pack.authors,
             licence=pack.licence, languages=pack.languages, built=build_datetime(epoch),
-            missions=entries, generator=options.generator,
-            pack_download=Download("Download the whole pack (zip)", f"{top}.zip", "pack",
-                                   len(archive)))
+            missions=entries, generator=options.generator)
+        # the zip carries the pages too, so it browses offline; they are rendered without
+        # the link to the zip itself (a copy cannot know its own size, and needs no link)
+        offline = render_pages(model, options.templates)
+        progress(f"packing {top}.zip")
+        archive = zip_bytes(_zip_entries(pack, writer, top, offline), epoch)
+        (staging / f"{top}.zip").write_bytes(archive)
+        model = replace(model, pack_download=Download("Download the whole pack (zip)",
+                                                      f"{top}.zip", "pack", len(archive)))
         progress("writing pages")
         for relative, data in render_pages(model, options.templates).items():
             writer.write(relative, data)
@@ -290,7 +309,7 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
         files = [p for p in staging.rglob("*") if p.is_file()]
         result = BuildResult(out, len(entries), sum(len(e.tracks) for e in entries),
                              len(files), sum(p.stat().st_size for p in files),
-                             [p for c in checked for p in c.problems])
+                             [p for c in checked for p in c.problems], warnings)
         _swap_into_place(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from authoring.audio.voice import primary_language
 from authoring.errors import InvalidInputError
 from authoring.lint import lint_mission
 from authoring.mission import InvalidFileError, check_mission, read_document
@@ -26,11 +27,6 @@ class CheckedMission:
     def count(self, severity: str) -> int:
         """Returns how many of its problems have ``severity``."""
         return sum(1 for p in self.problems if p.severity == severity)
-
-
-def primary_language(tag: str) -> str:
-    """Returns the primary subtag of a BCP 47 tag, lowercased (``pt-BR`` → ``pt``)."""
-    return tag.split("-", 1)[0].lower()
 
 
 def check_missions(pack: Pack, display: Callable[[Path], str], *,

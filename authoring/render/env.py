@@ -72,4 +72,10 @@ def _environment(overrides: tuple[Path, ...]) -> jinja2.Environment:
     env.filters["clock"] = format_clock
     env.filters["clock_ms"] = _clock_ms
     env.filters["data_uri"] = _data_uri
+    env.filters["count"] = count_of
     return env
+
+
+def count_of(count: int, noun: str, plural: str = "") -> str:
+    """Returns "1 warning" / "2 warnings" (``plural`` for nouns that take more than an s)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {plural or noun + 's'}"

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from authoring.engine.errors import EngineError
+from authoring.engine.setup import ThreatEvent
 from authoring.engine.trajectories import TRAJECTORIES
 from authoring.errors import UsageError
 from authoring.mission.model import Announcement, CommsDown, Mission, Threat, event_key
@@ -19,6 +21,7 @@ from authoring.mission.timeline import Cue, compile_timeline
 from authoring.render.cards import CardFace, possible_cards, zones_for
 from authoring.render.draw import Draw, draw_mission, needs_seed
 from authoring.render.env import make_environment
+from authoring.render.movement import reach_turns
 from authoring.render.picture import ZONE_FILL, ZONE_STROKE, layout_timeline
 from authoring.render.tracks import TrackStack, draw_track, label_width, stack_tracks
 
@@ -156,11 +159,27 @@ WIDEST_LABEL = {True: "internal T7", False: "T7"}
 
 
 def _tracks_for(face: CardFace, boards: Sequence[tuple[str, str]],
-                appears: int | None = None, *, zoned: bool = True) -> TrackStack:
+                appears: int | None = None, *, zoned: bool = True,
+                reached: Sequence[Mapping[int, int]] | None = None) -> TrackStack:
     room = label_width([WIDEST_LABEL[zoned]])
+    if reached is None:  # a card on its own: the engine moves it from turn 1 on each board
+        reached = [_solo_reaches(face, board) for _, board in boards]
     return stack_tracks(tuple(draw_track(board, face.speed_value, external=face.external,
-                                         label=label, appears=appears, label_w=room)
-                              for label, board in boards), turns=appears is not None)
+                                         label=label, appears=appears, label_w=room,
+                                         reached=moves)
+                              for (label, board), moves in zip(boards, reached, strict=True)),
+                        turns=appears is not None)
+
+
+def _solo_reaches(face: CardFace, board: str) -> Mapping[int, int]:
+    zone = "red" if face.external else "internal"
+    others = [b for b in TRAJECTORIES if b != board][:3]
+    boards = dict(zip([z for z in ("red", "white", "blue", "internal") if z != zone],
+                      others, strict=True))
+    try:
+        return reach_turns([ThreatEvent(1, zone, face.id)], {**boards, zone: board})[0]
+    except EngineError:  # a card the engine cannot play: its printed speed is all we have
+        return {}
 
 
 def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],
@@ -178,15 +197,17 @@ def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],
     return blocks
 
 
-def _answer_blocks(draw: Draw) -> list[CardBlock]:
+def _answer_blocks(draw: Draw, players: int) -> list[CardBlock]:
+    events = [ThreatEvent(d.threat.turn, d.threat.zone, d.card.id) for d in draw.threats]
+    reached = reach_turns(events, draw.trajectories, figures=5 if players >= 5 else 4)
     blocks = []
-    for drawn in draw.threats:
+    for drawn, moves in zip(draw.threats, reached, strict=True):
         threat = drawn.threat
         label = f"{threat.zone} {drawn.trajectory}"
         note = f"T+{threat.turn}, {threat.zone}" + (" (pinned)" if drawn.pinned else "")
         blocks.append(CardBlock(drawn.card, (threat.zone,),
                                 _tracks_for(drawn.card, [(label, drawn.trajectory)],
-                                            appears=threat.turn), note))
+                                            appears=threat.turn, reached=[moves]), note))
     return blocks
 
 
@@ -224,7 +245,7 @@ def sheet_context(mission: Mission, options: SheetOptions,
                     "trajectories to chance")
             draw = draw_mission(mission, faces, players=players, seed=options.seed)
             context["draw"] = draw
-            context["blocks"] = _answer_blocks(draw)
+            context["blocks"] = _answer_blocks(draw, players)
     return context
 
 

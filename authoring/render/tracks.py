@@ -9,6 +9,7 @@ board of a sheet is drawn on the same scale and the ship ends line up.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
@@ -83,11 +84,14 @@ def _stops(length: int, speed: int | None) -> dict[int, int]:
 
 
 def draw_track(board: str, speed: int | None, *, external: bool, label: str = "",
-               appears: int | None = None, label_w: float | None = None) -> TrackDrawing:
+               appears: int | None = None, label_w: float | None = None,
+               reached: Mapping[int, int] | None = None) -> TrackDrawing:
     """Returns the drawing of ``board`` for a threat of ``speed`` appearing on turn ``appears``.
 
     ``label_w`` is the room left of the longest board; give every track of one card the same
-    value so that their ship ends line up.
+    value so that their ship ends line up. ``reached`` (action square -> turn, from the
+    engine's movement with the threat appearing on ``appears``, or on turn 1 when that is not
+    known) replaces the printed-speed timing of the X/Y/Z squares: abilities change speeds.
     """
     label = label or board
     label_w = label_width([label]) if label_w is None else label_w
@@ -97,6 +101,10 @@ def draw_track(board: str, speed: int | None, *, external: bool, label: str = ""
     length = trajectory.length
     actions = {n: trajectory.action_at(n) for n in range(1, length + 1)}
     stops = _stops(length, speed)
+    if reached is not None and any(key < 0 for key in reached):
+        # where the engine's threat stands after each turn (abilities change its pace)
+        stops = {length: 0, **{-key: turn - (appears or 1) + 1
+                               for key, turn in reached.items() if key < 0}}
     left = label_w + (LONGEST - length) * SQUARE
     squares = tuple(
         Square(number, left + (length - number) * SQUARE, actions[number], DISTANCE[number],
@@ -107,7 +115,11 @@ def draw_track(board: str, speed: int | None, *, external: bool, label: str = ""
         for number in range(length, 0, -1):
             if actions[number]:
                 move = -(-(length - number) // speed)  # ceil: landed on or passed
+                if reached is not None and number in reached:
+                    move = reached[number] - (appears or 1) + 1
                 turn = None if appears is None else appears + move - 1
+                if reached is not None and appears is not None and number not in reached:
+                    turn = LAST_MOVE_TURN + 1  # the engine's threat does not get there
                 reaches.append(ActionReach(actions[number], number, move, turn))
     ship_x = label_w + LONGEST * SQUARE
     return TrackDrawing(board, label, squares, tuple(reaches), speed, external,

@@ -12,8 +12,10 @@ from typer.testing import CliRunner
 
 from authoring.audio import load_voice
 from authoring.audio.pcm import RATE
+from authoring.audio.phrases import Fragment
 from authoring.audio.synth import Synthesizer
 from authoring.cli import app
+from authoring.errors import InvalidInputError
 from authoring.mission.timeline import Cue
 
 runner = CliRunner()
@@ -71,7 +73,8 @@ def test_voices_check_lists_the_missing_recordings(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "missing: time.3\tTime T plus three." in lines
-    assert "missing: count.5\tFive." in lines  # listed in the manifest, but no file
+    # listed in the manifest, but no file: the line names the file
+    assert f"missing: count.5\tFive.\tlisted file not found: {pack / 'five.ogg'}" in lines
     assert not any(line.startswith("missing: alert\t") for line in lines)
     assert lines[-1].startswith("my-pack: 3 of ")
     assert lines[-1].endswith("spoken by the fallback voice 'en'")
@@ -96,6 +99,10 @@ def test_a_pack_without_fallback_reports_what_is_missing(tmp_path: Path,
                                  "--voice", str(pack)])
     assert render.exit_code == 1
     assert "clip pack 'my-pack' has no recording for" in render.stderr
+    (pack / "zone-red.wav").unlink()
+    with pytest.raises(InvalidInputError) as refused:
+        Synthesizer(load_voice(pack)).recipe([Fragment("zone.red", "Zone red.")])
+    assert f"lists {pack / 'zone-red.wav'} for 'zone.red'" in refused.value.message
     assert "clips.fallback" in render.stderr
 
 

@@ -165,6 +165,24 @@ def test_voices_phrases_command(tmp_path: Path) -> None:
     assert len(json.loads(everything.stdout)) > len(lines)
 
 
+def test_voices_phrases_takes_the_voice_as_its_argument_like_check() -> None:
+    mission = ROOT / "missions/official/mission-1.yaml"
+    german = runner.invoke(app, ["voices", "phrases", "de", "--mission", str(mission)])
+    assert german.exit_code == 0, german.stderr
+    assert "threat_zone.serious.white\tErnsthafte Bedrohung in Zone Weiß." in german.stdout
+    old = runner.invoke(app, ["voices", "phrases", str(mission), "--voice", "de"])
+    assert old.stdout == german.stdout  # the older form still works
+    english = runner.invoke(app, ["voices", "phrases", "en"])
+    assert english.exit_code == 0, english.stderr
+    assert "alert\t" in english.stdout and "S003" not in english.output
+    default = runner.invoke(app, ["voices", "phrases", str(mission)])  # mission where the
+    assert default.exit_code == 0 and "--mission" in default.stderr   # voice goes: a note
+    assert default.stdout == runner.invoke(app, ["voices", "phrases", "en", "-m",
+                                                 str(mission)]).stdout
+    unknown = runner.invoke(app, ["voices", "phrases", "klingon"])
+    assert unknown.exit_code == 2 and "unknown voice 'klingon'" in unknown.stderr
+
+
 def test_extending_an_unknown_voice_points_at_the_line(tmp_path: Path) -> None:
     orphan = tmp_path / "orphan.yaml"
     orphan.write_text("format: 1\nid: orphan\nextends: nowhere\n", encoding="utf-8")
@@ -183,3 +201,47 @@ def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None
     assert result.exit_code == 3
     assert "espeak-ng failed on" in result.stderr and "'xx-nope'" in result.stderr
     assert "espeak-ng --voices" in result.stderr
+
+
+def test_one_resolver_pairs_mission_languages_with_voices() -> None:
+    from authoring.audio.voice import voice_for_language, voices_speaking
+
+    for tag, expected in [("de-AT", "de"), ("de", "de"), ("EN-gb", "en"), ("fr-CA", "fr")]:
+        found = voice_for_language(tag)
+        assert found is not None and found.id == expected, tag
+    assert voice_for_language("it") is None
+    pack = [load_voice("en"), load_voice("de"), load_voice("en-gtts")]
+    assert [v.id for v in voices_speaking("de-AT", pack)] == ["de"]
+    assert [v.id for v in voices_speaking("en-US", pack)] == ["en", "en-gtts"]
+
+
+def test_render_and_pack_read_a_regional_mission_with_the_same_voice(
+        short_mission: Path, tmp_path: Path) -> None:
+    from authoring.mission import load_mission
+    from authoring.publish.build import _voices_for
+    from authoring.publish.checks import CheckedMission
+
+    text = short_mission.read_text("utf-8").replace("language: en", "language: de-AT")
+    text = text.replace('  - {at: "2:15", announcement: {text: "Check your plans."}}\n', "")
+    short_mission.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "a.wav"),
+                                 "--no-bed"])
+    assert result.exit_code == 0, result.stderr
+    assert "with voice de:" in result.stderr
+    checked = CheckedMission(short_mission, "short.yaml", load_mission(short_mission), ())
+    assert [v.id for v in _voices_for(checked, [load_voice("en"), load_voice("de")])] == ["de"]
+
+
+def test_a_voice_of_another_language_reading_story_text_is_warned(
+        short_mission: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "a.wav"),
+                                 "--no-bed", "--voice", "de"])
+    assert result.exit_code == 0, result.stderr
+    assert ("warning: voice 'de' (de) reads the 1 announcement text of short-test written in "
+            "en (first at 2:15) as de") in result.stderr
+    plain = short_mission.read_text("utf-8").replace(
+        '  - {at: "2:15", announcement: {text: "Check your plans."}}\n', "")
+    short_mission.write_text(plain, encoding="utf-8")
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "b.wav"),
+                                 "--no-bed", "--voice", "de"])
+    assert result.exit_code == 0 and "warning" not in result.stderr  # only standard cues

@@ -89,3 +89,21 @@ def test_exact_and_estimate_options() -> None:
     assert data["estimate"] == estimate(setup, plan, samples=20, seed=plan.seed).to_dict()
     text = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--exact"]).stdout
     assert text.splitlines()[-1].startswith("Exact: win probability ")
+
+
+def test_every_plan_file_names_a_command_that_runs() -> None:
+    # each bundled plan says in its header how to resolve it: the files it names must exist,
+    # fit together and give the score its description promises
+    for plan in sorted((ROOT / "tests" / "engine" / "plans").glob("*.yaml")):
+        if plan.stem.endswith("-mission"):
+            continue
+        header = plan.read_text("utf-8").split("\nformat:")[0]
+        command = next(line for line in header.splitlines() if "spacealert resolve" in line)
+        mission_path, plan_path = command.split("spacealert resolve ")[1].split()
+        assert (ROOT / plan_path) == plan
+        result = runner.invoke(app, ["resolve", str(ROOT / mission_path), str(plan)])
+        assert result.exit_code == 0, f"{plan.name}: {result.output}"
+        assert "Score " in result.stdout
+    example = runner.invoke(app, ["resolve", str(PLAN.parent / "example-4p-mission.yaml"),
+                                  str(PLAN.parent / "example-4p.yaml")])
+    assert "\nScore 41 = threats 36 + visual confirmation 6" in example.stdout

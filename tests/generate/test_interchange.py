@@ -248,3 +248,98 @@ def test_interchange_imports_only_the_mission_contract_and_errors() -> None:
             found += [f"{path.name}: {n}" for n in names
                       if n.startswith("authoring") and not n.startswith(allowed)]
     assert found == []
+
+
+@pytest.mark.parametrize("fmt", ["flash-code", "jsamg-xml"])
+@pytest.mark.parametrize("name", ["examples/four-player-short", "official/simulation-1",
+                                  "official/mission-1", "official/test-run-1"])
+def test_export_says_what_it_drops_and_import_brings_back_what_plays(
+        tmp_path: Path, fmt: str, name: str) -> None:
+    source = Path(__file__).resolve().parents[2] / "missions" / f"{name}.yaml"
+    original = load_mission(source)
+    exported = tmp_path / "exported.txt"
+    runner = CliRunner()
+    result = runner.invoke(app, ["export", str(source), "--to", fmt, "-o", str(exported)])
+    assert result.exit_code == 0, result.output
+    assert f"note: {fmt} cannot hold " in result.stderr
+    assert f"title {original.title!r}" in result.stderr
+    options: list[str] = []
+    for line in result.stderr.splitlines():
+        if line.startswith("note: to read it back as it was: "):
+            options = line.split(f"--from {fmt}")[1].split()
+    assert ("--players" in options) == (original.players != 5)
+    back = tmp_path / "back.yaml"
+    imported = runner.invoke(app, ["import", str(exported), "--from", fmt, "-o", str(back),
+                                   *options])
+    assert imported.exit_code == 0, imported.output
+    again = load_mission(back)
+    assert (again.players, again.profile, again.phases, again.events) == (
+        original.players, original.profile, original.phases, original.events)
+
+
+JSAMG = Path(__file__).parent / "data" / "jsamg"
+
+
+@pytest.mark.parametrize("seed", [1, 7, 42, 50])
+def test_jsamg_real_outputs_agree_across_its_formats(seed: int) -> None:
+    xml = import_file(JSAMG / f"seed{seed}.xml", "jsamg-xml")
+    assert len(xml.phases) == 3  # the phases JSAMG never closed are recovered
+    text = import_file(JSAMG / f"seed{seed}.txt", "jsamg-text")
+    assert (text.phases, text.events) == (xml.phases, xml.events)
+    if seed != 50:  # its Flash code lost PE3 (below)
+        flash = import_file(JSAMG / f"seed{seed}_flashplayercode.txt", "flash-code")
+        assert (flash.phases, flash.events) == (xml.phases, xml.events)
+
+
+def test_jsamg_xml_phases_are_its_durations() -> None:
+    mission = import_file(JSAMG / "seed1.xml", "jsamg-xml")
+    assert mission.phases == (221, 221 + 195, 221 + 195 + 147)
+    assert mission.events[0] == Threat(15, 1, "blue", False, False)
+
+
+def test_jsamg_console_output_with_banner_and_colours_reads_like_its_text() -> None:
+    text = import_file(JSAMG / "seed1.txt", "jsamg-text")
+    for name in ("seed1-console.txt", "seed1-console-color.txt"):
+        console = import_file(JSAMG / name, "jsamg-text")
+        assert (console.phases, console.events) == (text.phases, text.events), name
+
+
+def test_jsamg_lost_final_countdown_is_recovered_from_the_warning() -> None:
+    mission = import_file(JSAMG / "seed50.txt", "jsamg-text")
+    # "08:13 - Operation ends in one minute." starts 65 s before the end
+    assert mission.phases[-1] == 8 * 60 + 13 + 65
+    with pytest.raises(ImportFormatError) as lost:
+        import_file(JSAMG / "seed50_flashplayercode.txt", "flash-code")
+    assert lost.value.message.endswith(": the end of phase 3 (a PE3 code) is missing: the "
+                                       "event at 6:50 comes after the last phase end found "
+                                       "(phase 2 at 6:49)")
+
+
+def test_jsamg_text_without_the_countdown_or_its_warnings_says_what_is_missing(
+        tmp_path: Path) -> None:
+    text = (JSAMG / "seed50.txt").read_text("utf-8")
+    cut = "".join(line for line in text.splitlines(keepends=True)
+                  if "Operation ends in" not in line)
+    path = tmp_path / "cut.txt"
+    path.write_text(cut, encoding="utf-8")
+    with pytest.raises(ImportFormatError) as missing:
+        import_file(path, "jsamg-text")
+    assert "the end of phase 3 is missing" in missing.value.message
+
+
+def test_an_empty_xml_file_gets_the_importers_message(tmp_path: Path) -> None:
+    for content in ("", "\n  \n"):
+        path = tmp_path / "empty.xml"
+        path.write_text(content, encoding="utf-8")
+        with pytest.raises(ImportFormatError) as empty:
+            import_file(path, "jsamg-xml")
+        assert empty.value.message.endswith("1:1: empty file: expected a <Mission> element")
+
+
+def test_broken_jsamg_xml_still_fails_where_it_breaks(tmp_path: Path) -> None:
+    text = (JSAMG / "seed1.xml").read_text("utf-8")
+    path = tmp_path / "cut.xml"
+    path.write_text(text.replace("</Mission>", "</Mission><Phase"), encoding="utf-8")
+    with pytest.raises(ImportFormatError) as broken:
+        import_file(path, "jsamg-xml")
+    assert "not well-formed XML" in broken.value.message

@@ -3,12 +3,11 @@
 ``tests/lint/corpus/expected.txt`` holds the concise output of linting each corpus file with
 every structural and audio rule (``--select S,M,T,A``; a ``# lint-profile: NAME`` comment
 in a file lints it under that profile). Regenerate it after a deliberate change with
-``UPDATE_GOLDEN=1 python -m pytest tests/lint/test_lint_corpus.py`` and review the diff.
+``python -m pytest tests/lint/test_lint_corpus.py --update-golden`` and review the diff.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -31,9 +30,9 @@ def _lint_corpus() -> str:
     return "".join(out)
 
 
-def test_corpus_output_is_golden() -> None:
+def test_corpus_output_is_golden(update_golden: bool) -> None:
     got = _lint_corpus()
-    if os.environ.get("UPDATE_GOLDEN"):
+    if update_golden:
         GOLDEN.write_text(got, "utf-8")
     assert got == GOLDEN.read_text("utf-8")
 

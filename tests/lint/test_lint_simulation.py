@@ -10,8 +10,11 @@ from typer.testing import CliRunner
 
 from authoring.cli import app
 from authoring.engine import make_setup, resolve
+from authoring.engine.levels import get_level
+from authoring.engine.setup import setup_from_mission
 from authoring.lint.sim import HeuristicCrew, PlanningCrew, simulate
 from authoring.lint.sim.heuristic import path
+from authoring.lint.sim.montecarlo import _blank_plan
 from authoring.lint.sim.planner import evaluate
 from authoring.mission import load_mission
 from authoring.report.histogram import bins, svg_histogram, text_histogram
@@ -38,17 +41,17 @@ def test_heuristic_crew_shoots_a_lone_threat() -> None:
 
 def test_heuristic_crew_keeps_locked_turns() -> None:
     setup = make_setup([(2, "blue", "E1-02")], "T1 T2 T3 T4", 4)
-    fixed = [["-", "-", "-"]] * 4
+    # locked slots the crew would not choose itself, so a plan that ignored them shows
+    fixed = [["l", "C", "-"], ["r", "-", "C"], ["-", "C", "C"], ["C", "-", "l"]]
     plan = HeuristicCrew().plan(setup, 4, fixed=fixed, first_turn=4)
-    assert all(m.line().split()[1:4] == ["-", "-", "-"] for m in plan.crew if len(
-        m.line().split()) > 3)
+    lines = [m.line().split()[1:] for m in plan.crew]
+    assert len(lines) == 4
+    assert [line[:3] for line in lines] == fixed
+    assert all(len(line) > 3 for line in lines)  # and it planned the turns after them
 
 
 def test_planner_never_does_worse_than_its_seed_plan() -> None:
     mission = load_mission(MISSION_1)
-    from authoring.engine.setup import setup_from_mission
-    from authoring.lint.sim.montecarlo import _blank_plan
-
     setup = setup_from_mission(mission, _blank_plan(5, 4), figures=5)
     crew = PlanningCrew(iterations=60, seeds=2)
     heuristic = HeuristicCrew().plan(setup, 5, seed=7)
@@ -113,15 +116,20 @@ OFFICIAL = Path(__file__).parents[2] / "missions" / "official"
 @pytest.mark.parametrize("path", sorted(OFFICIAL.glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_official_track_simulates_under_its_rule_level(path: Path) -> None:
     # test runs play at rule level 1 (7 turns): the crews must leave turns 8-12 blank
-    stats = simulate(load_mission(path), games=1, crew="heuristic", seed=3)
-    assert stats.games == 1
+    mission = load_mission(path)
+    stats = simulate(mission, games=1, crew="heuristic", seed=3)
+    turns = get_level(setup_from_mission(mission, _blank_plan(5, 4), figures=5).level).turns
+    [outcome] = stats.outcomes
+    # a survived game ends after the level's last turn; a lost one within it
+    assert outcome.turn == turns + 1 if outcome.survived else 1 <= outcome.turn <= turns
 
 
 def test_planner_crew_plans_a_test_run_within_its_turns() -> None:
     mission = load_mission(OFFICIAL / "test-run-1.yaml")
     stats = simulate(mission, games=1, crew="planner", seed=1,
                      crew_options={"iterations": 20, "styles": 2})
-    assert stats.games == 1
+    [outcome] = stats.outcomes
+    assert outcome.turn <= 8  # rule level 1 plays 7 turns: a survived game ends at 8
 
 
 def test_simulate_reports_a_setup_the_engine_cannot_play(tmp_path: Path) -> None:

@@ -69,11 +69,18 @@ def test_zip_holds_sources_and_downloads_in_order(built: BuildResult) -> None:
     with zipfile.ZipFile(io.BytesIO((built.out / "test-b-pack-b.zip").read_bytes())) as z:
         names = z.namelist()
         assert names == sorted(names)
+        # the pack's sources and the whole site but the zip itself: it browses offline
+        site = EXPECTED - {"test-b-pack-b.zip", MARKER}
         assert set(names) == {f"test-b-pack-b/{n}" for n in (
-            "pack.yaml", "missions/tiny-drill.yaml", "voices/en-gb.yaml", *(e for e in EXPECTED if
-                                                      e.startswith("files/")))}
+            "pack.yaml", "missions/tiny-drill.yaml", "voices/en-gb.yaml", *site)}
         assert {i.date_time for i in z.infolist()} == {(2023, 11, 14, 22, 13, 20)}
         assert z.read("test-b-pack-b/pack.yaml") == (PACK / "pack.yaml").read_bytes()
+        for name in ("missions/tiny-drill.html", "assets/site.css", "assets/player.js"):
+            assert z.read(f"test-b-pack-b/{name}") == (built.out / name).read_bytes()
+        index = z.read("test-b-pack-b/index.html").decode()
+        assert 'href="missions/tiny-drill.html"' in index
+        assert "test-b-pack-b.zip" not in index  # no link to a file the copy does not hold
+        assert "test-b-pack-b.zip" in (built.out / "index.html").read_text("utf-8")
 
 
 def test_site_has_no_external_urls(built: BuildResult) -> None:

@@ -104,3 +104,17 @@ def test_build_prints_the_index_and_the_remaining_warnings(tmp_path: Path,
     assert any(line.startswith("warning: ") and ": T101 " in line for line in lines)
     assert lines[-1].startswith("built 1 mission, 2 soundtracks: 16 files, ")
     assert (out / "missions" / "tiny-drill.html").is_file()
+
+
+def test_build_warns_about_a_voice_that_reads_no_mission(tmp_path: Path,
+                                                         built: BuildResult) -> None:
+    shutil.copytree(PACK, tmp_path / "pack")
+    manifest = tmp_path / "pack" / "pack.yaml"
+    manifest.write_text(manifest.read_text("utf-8").replace(
+        "voices: [en, voices/en-gb.yaml]", "voices: [en, de]"), encoding="utf-8")
+    result = runner.invoke(app, ["pack", "build", str(tmp_path / "pack"), "-o",
+                                 str(tmp_path / "www"), "--quiet",
+                                 "--cache-dir", str(built.out.parent / "cache")])
+    assert result.exit_code == 0, result.output
+    assert ("warning: voice 'de' (de) reads none of the pack's missions (their languages: "
+            "en): it is left out") in result.stderr

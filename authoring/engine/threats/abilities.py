@@ -62,6 +62,17 @@ def _hit_zone(g: Game, th: ThreatState, zone: int, strength: int) -> None:
         g.damage_ship(zone, strength * g.multiplier(zone), th.card.name)
 
 
+def _say(g: Game, text: str) -> None:
+    # every state change a card makes is logged (``resolve`` prints the log)
+    if g.log is not None:
+        g.note("threat", text)
+
+
+def _changes(names: tuple[str, ...], before: list[int], after: list[int]) -> str:
+    return ", ".join(f"{name} {old} -> {new}" for name, old, new
+                     in zip(names, before, after, strict=True) if old != new)
+
+
 def _on_ship(g: Game) -> list[CrewMember]:
     return [c for c in g.state.crew if c.station != SPACE and not c.out]
 
@@ -168,34 +179,54 @@ def drain_shields(g: Game, th: ThreatState) -> None:
 def drain_each_shield(g: Game, th: ThreatState, amount: int) -> None:
     """Removes ``amount`` energy from each shield."""
     shields = g.state.shields
+    before = shields[:]
     for zone in range(3):
         shields[zone] = max(0, shields[zone] - amount)
+    if shields != before:
+        _say(g, f"{th.card.name} drains {amount} from each shield "
+                f"({_changes(ship.ZONE_NAMES[:3], before, shields)})")
 
 
 @op("drain_zone_shield")
 def drain_zone_shield(g: Game, th: ThreatState) -> None:
     """Empties the shield of the threat's zone (Hacked Shields X)."""
-    g.state.shields[_zone(th)] = 0
+    zone = _zone(th)
+    if g.state.shields[zone]:
+        _say(g, f"{th.card.name} empties the {ship.ZONE_NAMES[zone]} shield "
+                f"({g.state.shields[zone]} -> 0)")
+    g.state.shields[zone] = 0
 
 
 @op("drain_zone_reactor")
 def drain_zone_reactor(g: Game, th: ThreatState) -> None:
     """Empties the reactor of the threat's zone (Hacked Shields Y)."""
-    g.state.reactors[_zone(th)] = 0
+    zone = _zone(th)
+    if g.state.reactors[zone]:
+        _say(g, f"{th.card.name} empties the {ship.ZONE_NAMES[zone]} reactor "
+                f"({g.state.reactors[zone]} -> 0)")
+    g.state.reactors[zone] = 0
 
 
 @op("drain_reactors")
 def drain_reactors(g: Game, th: ThreatState, amount: int) -> None:
     """Removes ``amount`` energy from every reactor."""
     reactors = g.state.reactors
+    before = reactors[:]
     for zone in range(3):
         reactors[zone] = max(0, reactors[zone] - amount)
+    if reactors != before:
+        _say(g, f"{th.card.name} drains {amount} from each reactor "
+                f"({_changes(ship.ZONE_NAMES[:3], before, reactors)})")
 
 
 @op("drain_central")
 def drain_central(g: Game, th: ThreatState, amount: int) -> None:
     """Removes ``amount`` energy from the central reactor."""
-    g.state.reactors[WHITE] = max(0, g.state.reactors[WHITE] - amount)
+    before = g.state.reactors[WHITE]
+    g.state.reactors[WHITE] = max(0, before - amount)
+    if g.state.reactors[WHITE] != before:
+        _say(g, f"{th.card.name} drains {amount} from the central reactor "
+                f"({before} -> {g.state.reactors[WHITE]})")
 
 
 @op("saboteur_drain")
@@ -204,6 +235,8 @@ def saboteur_drain(g: Game, th: ThreatState) -> None:
     zone = _zone(th)
     if g.state.reactors[zone]:
         g.state.reactors[zone] -= 1
+        _say(g, f"{th.card.name} drains 1 from the {ship.ZONE_NAMES[zone]} reactor "
+                f"({g.state.reactors[zone] + 1} -> {g.state.reactors[zone]})")
     else:
         _hit_zone(g, th, zone, 1)
 
@@ -211,7 +244,9 @@ def saboteur_drain(g: Game, th: ThreatState) -> None:
 @op("destroy_capsule")
 def destroy_capsule(g: Game, th: ThreatState) -> None:
     """Destroys one fuel capsule (Overheated Reactor Y)."""
-    g.state.fuel = max(0, g.state.fuel - 1)
+    if g.state.fuel:
+        g.state.fuel -= 1
+        _say(g, f"{th.card.name} destroys a fuel capsule ({g.state.fuel} left)")
 
 
 @op("push_central_to_shield")
@@ -221,6 +256,10 @@ def push_central_to_shield(g: Game, th: ThreatState) -> None:
     room = max(0, g.shield_cap(WHITE) - st.shields[WHITE])
     moved = min(room, st.reactors[WHITE])
     leak = st.reactors[WHITE] - moved
+    if st.reactors[WHITE]:
+        _say(g, f"{th.card.name} pushes the central reactor's {st.reactors[WHITE]} energy "
+                f"into the white shield ({st.shields[WHITE]} -> {st.shields[WHITE] + moved}, "
+                f"{leak} overflows)")
     st.shields[WHITE] += moved
     st.reactors[WHITE] = 0
     _hit_zone(g, th, WHITE, leak)
@@ -230,6 +269,8 @@ def push_central_to_shield(g: Game, th: ThreatState) -> None:
 def leak_white_shield(g: Game, th: ThreatState) -> None:
     """Empties the white shield, 1 damage to white per energy (Crossed Wires Y)."""
     leak = g.state.shields[WHITE]
+    if leak:
+        _say(g, f"{th.card.name} empties the white shield ({leak} -> 0)")
     g.state.shields[WHITE] = 0
     _hit_zone(g, th, WHITE, leak)
 
@@ -239,6 +280,9 @@ def leak_reactors(g: Game, th: ThreatState) -> None:
     """Empties every reactor, damaging each zone by its energy (Crossed Wires Z)."""
     for zone in range(3):
         leak = g.state.reactors[zone]
+        if leak:
+            _say(g, f"{th.card.name} empties the {ship.ZONE_NAMES[zone]} reactor "
+                    f"({leak} -> 0)")
         g.state.reactors[zone] = 0
         _hit_zone(g, th, zone, leak)
 
@@ -249,24 +293,34 @@ def leak_reactors(g: Game, th: ThreatState) -> None:
 @op("repair")
 def repair(g: Game, th: ThreatState, amount: int) -> None:
     """Removes up to ``amount`` damage from the threat."""
+    before = th.damage
     th.damage = max(0, th.damage - amount)
+    if th.damage != before:
+        _say(g, f"{th.card.name} repairs {before - th.damage} damage ({before} -> {th.damage})")
 
 
 @op("repair_half")
 def repair_half(g: Game, th: ThreatState) -> None:
     """Repairs half of the threat's damage, rounded down (Jellyfish)."""
-    th.damage -= th.damage // 2
+    repaired = th.damage // 2
+    if repaired:
+        _say(g, f"{th.card.name} repairs {repaired} damage ({th.damage} -> "
+                f"{th.damage - repaired})")
+    th.damage -= repaired
 
 
 @op("speed")
 def speed(g: Game, th: ThreatState, amount: int) -> None:
     """Raises the speed from the next move on."""
     th.speed += amount
+    _say(g, f"{th.card.name} speeds up by {amount} (speed {th.speed})")
 
 
 @op("shield_set")
 def shield_set(g: Game, th: ThreatState, value: int) -> None:
     """Sets the threat's own shield."""
+    if th.shield != value:
+        _say(g, f"{th.card.name}'s shield is now {value} (was {th.shield})")
     th.shield = value
 
 
@@ -274,29 +328,38 @@ def shield_set(g: Game, th: ThreatState, value: int) -> None:
 def shield_add(g: Game, th: ThreatState, amount: int) -> None:
     """Raises the threat's own shield."""
     th.shield += amount
+    _say(g, f"{th.card.name}'s shield rises by {amount} to {th.shield}")
 
 
 @op("reveal")
 def reveal(g: Game, th: ThreatState) -> None:
     """Makes a hidden fighter targetable."""
+    if not th.active:
+        _say(g, f"{th.card.name} is revealed: it can be targeted from now on")
     th.active = True
 
 
 @op("scout_bonus")
 def scout_bonus(g: Game, th: ThreatState) -> None:
     """Starts the Scout's +1 on every other external threat's attacks."""
+    if not th.active:
+        _say(g, f"{th.card.name}: every other external threat attacks with +1 from now on")
     th.active = True
 
 
 @op("marauder_bonus")
 def marauder_bonus(g: Game, th: ThreatState) -> None:
     """Starts the Marauder's +1 shield on every external threat, itself included."""
+    if not th.active:
+        _say(g, f"{th.card.name}: every external threat has +1 shield from now on")
     th.active = True
 
 
 @op("grow_up")
 def grow_up(g: Game, th: ThreatState) -> None:
     """Makes the Alien fight back from now on."""
+    if not th.active:
+        _say(g, f"{th.card.name} grows up: it fights back from now on")
     th.active = True
 
 
@@ -304,12 +367,14 @@ def grow_up(g: Game, th: ThreatState) -> None:
 def count_pass(g: Game, th: ThreatState) -> None:
     """Counts an X/Y square passed (asteroid debris)."""
     th.passes += 1
+    _say(g, f"{th.card.name} gathers debris ({th.passes} passed so far)")
 
 
 @op("self_damage")
 def self_damage(g: Game, th: ThreatState, amount: int) -> None:
     """Damages the threat itself; it can die of it (Nemesis)."""
     th.damage += amount
+    _say(g, f"{th.card.name} takes {amount} damage itself ({th.damage} of {th.health})")
     if th.damage >= th.health:
         g.destroy(th)
 
@@ -325,7 +390,11 @@ def scout_advance(g: Game, th: ThreatState) -> None:
 @op("fissure")
 def fissure(g: Game, th: ThreatState, where: str) -> None:
     """Doubles damage reaching red (``red``) or every zone (``all``)."""
-    th.level = 2 if where == "all" else max(th.level, 1)
+    level = 2 if where == "all" else max(th.level, 1)
+    if level != th.level:
+        _say(g, f"{th.card.name} doubles the damage to "
+                f"{'every zone' if level == 2 else 'red'} from now on")
+    th.level = level
 
 
 # --- intruder movement ---
@@ -384,6 +453,8 @@ def slime_spread(g: Game, th: ThreatState, direction: str) -> None:
         if to != station and to not in th.stations:
             th.stations.append(to)
             th.spots.append(1)
+            _say(g, f"{th.card.name} spreads from {STATION_CODES[station]} to "
+                    f"{STATION_CODES[to]} (a 1-health offshoot)")
 
 
 @op("slime_attack")
@@ -474,8 +545,9 @@ def destroy_rocket(g: Game, th: ThreatState) -> None:
 def disable_stored_squad(g: Game, th: ThreatState, code: str) -> None:
     """Disables the squad still stored at the named station."""
     index = ship.SQUAD_STATIONS.index(_station_of(code))
-    if g.state.stored[index] != NO_SQUAD:
+    if g.state.stored[index] not in (NO_SQUAD, ship.DISABLED):
         g.state.stored[index] = ship.DISABLED
+        _say(g, f"{th.card.name} disables the battlebots stored at {code}")
 
 
 @op("contamination_delay")

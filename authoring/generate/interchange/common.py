@@ -128,6 +128,17 @@ def assemble(source: str, fmt: str, ends: list[PhaseEnd], events: list[Located],
                                 f"{PHASE_COUNT[chosen]}")
     for located in events:
         event = located.event
+        if event.at >= phases[-1] and len(phases) < max(PHASE_COUNT.values()) and \
+                profile is None:
+            # an end the writer dropped (JSAMG loses a countdown an event replaced) would
+            # otherwise be blamed on the first event after the ends it did write
+            missing = len(phases) + 1
+            code = f" (a PE{missing} code)" if fmt == "flash-code" else ""
+            raise ImportFormatError(source, located.line, located.col,
+                                    f"the end of phase {missing}{code} is missing: the event "
+                                    f"at {format_clock(event.at)} comes after the last phase "
+                                    f"end found (phase {len(phases)} at "
+                                    f"{format_clock(phases[-1])})")
         if event.at < 0 or event.at >= phases[-1]:
             raise ImportFormatError(source, located.line, located.col,
                                     f"event at {format_clock(event.at)} is not inside the "

@@ -15,6 +15,13 @@ The start line and the one-minute and twenty-second warnings are recognised and 
 phase ends where JSAMG's end clip ends: 11 s after the first phase's countdown line, 10 s
 after the second's and 12 s after the operation's (the clip lengths JSAMG schedules with),
 which is also where its XML output puts the phase boundaries.
+
+Console output (what JSAMG prints with ``-p text``) starts with a three-line banner (program
+and version, build time, licence), and with ``--color-console-text`` wraps every line in ANSI
+colour codes: both are skipped. JSAMG keeps its events in a map by second, so an event
+scheduled on the second of a countdown replaces it: a lost countdown is recovered from the
+phase's one-minute warning (5 s long, 60 s before the end) or, failing that, its
+twenty-second warning (20 s before); with neither the error names the missing line.
 """
 
 from __future__ import annotations
@@ -51,6 +58,16 @@ _RESTORED = re.compile(r"^\.*\s*Communications? system restored\.$", re.IGNORECA
 END_CLIP = {1: 11, 2: 10}
 OPERATION_END_CLIP = 12
 _ORDINAL = {"1st": 1, "2nd": 2, "3rd": 3}
+_NAMES = ("the 1st phase", "the 2nd phase", "the operation")
+_WARNING = re.compile(r"^(1st|2nd|3rd|Operation)(?: phase)? ends in (one minute|twenty "
+                      r"seconds)\.$", re.IGNORECASE)
+#: Seconds from a warning line to the end it announces: JSAMG starts each 5 s warning clip
+#: that long before 60 s / 20 s ahead of the end.
+WARNING_LEAD = {"one minute": 65, "twenty seconds": 25}
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_BANNER = (re.compile(r"^Java Space Alert Mission Generator - v\S*$"),
+           re.compile(r"^Build: .*$"),
+           re.compile(r"^This program is free software published under the GPL v[\d.]+$"))
 
 
 def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
@@ -63,15 +80,23 @@ def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
     if not any(line.strip() for line in lines):
         raise ImportFormatError(source, 1, 1, "empty file: expected lines such as "
                                               "'00:10 - Time T+1. Threat. Zone red.'")
+    banner = 0
+    operation_seen = False
+    warnings: dict[int, tuple[int, int, int]] = {}  # phase -> (end it implies, line, col)
     for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
+        plain = _ANSI.sub("", raw).strip()
+        if not plain:
             continue
-        match = _LINE.match(raw.strip())
+        if banner < len(_BANNER) and _BANNER[banner].match(plain):
+            banner += 1
+            continue
+        banner = len(_BANNER)  # the banner only opens the output
+        match = _LINE.match(plain)
         if not match:
             raise ImportFormatError(source, number, 1, f"expected 'MM:SS - <announcement>', "
                                                        f"got {raw.strip()!r}")
         minutes, seconds, sentence = int(match.group(1)), int(match.group(2)), match.group(3)
-        col = raw.index(sentence) + 1 if sentence else 1
+        col = raw.find(sentence) + 1 if sentence else 1
         if seconds > 59:
             raise ImportFormatError(source, number, 1, f"time {match.group(1)}:"
                                                        f"{match.group(2)}: expected seconds "
@@ -119,8 +144,15 @@ def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
                                         "'Operation ends in 5, 4, 3, 2, 1.')")
             ends.append(PhaseEnd(phase, at + END_CLIP[phase], number, col))
         elif _OPERATION_END.match(sentence):
+            operation_seen = True
             phase = len(ends) + 1
             ends.append(PhaseEnd(phase, at + OPERATION_END_CLIP, number, col))
+        elif warning := _WARNING.match(sentence):
+            which = warning.group(1).lower()
+            phase = _ORDINAL.get(which, 0)  # the operation's: numbered when the end is known
+            end = at + WARNING_LEAD[warning.group(2).lower()]
+            if warning.group(2).lower() == "one minute" or phase not in warnings:
+                warnings[phase] = (end, number, col)
         elif not _SKIPPED.match(sentence):
             raise ImportFormatError(source, number, col,
                                     f"unknown announcement {sentence!r}: expected a threat "
@@ -130,4 +162,28 @@ def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
     if down is not None:
         raise ImportFormatError(source, down[1], 1, "communications down that is never "
                                                     "restored")
+    if operation_seen:
+        warnings.pop(0, None)  # the operation's end was read from its countdown
+    _recover_lost_ends(source, ends, warnings)
     return assemble(source, "jsamg-text", ends, events, profile=profile)
+
+
+def _recover_lost_ends(source: str, ends: list[PhaseEnd],
+                       warnings: dict[int, tuple[int, int, int]]) -> None:
+    """Adds the phase ends whose countdown line an event replaced, from their warnings."""
+    found = {e.phase for e in ends}
+    operation = warnings.pop(0, None)
+    if operation is not None:
+        # the operation's warnings belong to the phase after the numbered ones
+        last = max([*found, *warnings]) + 1 if found or warnings else 1
+        warnings.setdefault(last, operation)
+    for phase, (end, line, col) in sorted(warnings.items()):
+        if phase not in found:
+            ends.append(PhaseEnd(phase, end, line, col))
+    numbers = sorted(e.phase for e in ends)
+    if numbers and numbers != list(range(1, numbers[-1] + 1)):
+        missing = min(set(range(1, numbers[-1] + 1)) - set(numbers))
+        name = _NAMES[missing - 1] if missing <= len(_NAMES) else f"phase {missing}"
+        raise ImportFormatError(source, 1, 1, f"the end of {name} is missing: expected its "
+                                              "countdown line or its one-minute or "
+                                              "twenty-second warning")

@@ -8,6 +8,12 @@ from the phases, so ignored on import), ``Threat`` (``confidence`` Confirmed/Unc
 ``time`` 1-8, ``zone`` Red/White/Blue for external threats), ``DataTransfer``,
 ``IncomingData`` and ``CommFailure`` (``duration`` in ms). Times are rounded to whole seconds.
 
+JSAMG's XML writer opens each ``<Phase>`` but closes only the last one, so its files are not
+well formed: ``<Mission><Phase>…<Phase>…<Phase>…</Phase></Mission>``. A ``<Phase>`` met
+inside a ``<Phase>`` therefore ends the one before it, and the ``</Mission>`` that then closes
+elements left open is accepted when it is the last thing in the file. Well-formed files (ours,
+or JSAMG's hand-fixed ones) read the same.
+
 The reader is expat with line and column tracking; document type declarations (and so
 entities) are refused, which keeps entity-expansion attacks out.
 """
@@ -60,6 +66,7 @@ class _Reader:
         self.ends: list[PhaseEnd] = []
         self.events: list[Located] = []
         self.root_seen = False
+        self.unclosed = 0  # <Phase> elements JSAMG left open (each ended by the next <Phase>)
 
     def where(self) -> tuple[int, int]:
         return self.parser.CurrentLineNumber, self.parser.CurrentColumnNumber + 1
@@ -96,7 +103,10 @@ class _Reader:
             if name != "Mission":
                 raise self.fail(f"root element <{name}>: expected <Mission>")
             self.root_seen = True
-        elif name == "Phase" and parent == "Mission":
+        elif name == "Phase" and parent in ("Mission", "Phase"):
+            if parent == "Phase":  # JSAMG's unclosed phase: this one ends it
+                self.unclosed += 1
+                self.end_phase()
             self.phase_ms = self.number(attrs, "duration", "Phase")
             if self.phase_ms == 0:
                 raise self.fail("<Phase duration=\"0\">: expected a positive duration")
@@ -109,10 +119,12 @@ class _Reader:
     def end(self, name: str) -> None:
         self.stack.pop()
         if name == "Phase":
-            line, col = self.where()
-            self.phase_start_ms += self.phase_ms
-            self.ends.append(PhaseEnd(len(self.ends) + 1, _seconds(self.phase_start_ms),
-                                      line, col))
+            self.end_phase()
+
+    def end_phase(self) -> None:
+        line, col = self.where()
+        self.phase_start_ms += self.phase_ms
+        self.ends.append(PhaseEnd(len(self.ends) + 1, _seconds(self.phase_start_ms), line, col))
 
     def element(self, attrs: Mapping[str, str]) -> None:
         kind = attrs.get("type")
@@ -148,6 +160,20 @@ class _Reader:
         self.events.append(Located(event, line, col))
 
 
+def _jsamg_closing(text: str, reader: _Reader, error: expat.ExpatError) -> bool:
+    """Tells whether ``error`` is only the ``</Mission>`` that closes JSAMG's open phases.
+
+    By then every phase and element has been read; nothing but that end tag (and blank
+    space) may follow, so a file cut short or with content after the phases still fails.
+    """
+    if not reader.unclosed or error.code != expat.errors.codes[expat.errors.XML_ERROR_TAG_MISMATCH]:
+        return False
+    lines = text.split("\n")
+    line_start = sum(len(line) + 1 for line in lines[: error.lineno - 1])
+    tag = text.rfind("<", line_start, line_start + error.offset + 1)  # expat points inside it
+    return tag >= 0 and text[tag:].strip() == "</Mission>" and reader.stack[:1] == ["Mission"]
+
+
 def _seconds(ms: int) -> int:
     """Rounds milliseconds to whole seconds (halves up)."""
     return (ms + 500) // 1000
@@ -158,6 +184,8 @@ def parse_jsamg_xml(text: str, source: str = "<jsamg-xml>", *,
     """Reads JSAMG XML; raises ``ImportFormatError`` with line and column on bad input."""
     reader = _Reader(source)
     text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise ImportFormatError(source, 1, 1, "empty file: expected a <Mission> element")
     declaration = text.find("<!DOCTYPE")
     if declaration >= 0:
         line = text.count("\n", 0, declaration) + 1
@@ -167,9 +195,10 @@ def parse_jsamg_xml(text: str, source: str = "<jsamg-xml>", *,
     try:
         reader.parser.Parse(text, True)
     except expat.ExpatError as error:
-        message = expat.errors.messages[error.code] if error.code else str(error)
-        raise ImportFormatError(source, error.lineno, error.offset + 1,
-                                f"not well-formed XML: {message}") from None
+        if not _jsamg_closing(text, reader, error):
+            message = expat.errors.messages[error.code] if error.code else str(error)
+            raise ImportFormatError(source, error.lineno, error.offset + 1,
+                                    f"not well-formed XML: {message}") from None
     if not reader.root_seen:
         raise ImportFormatError(source, 1, 1, "empty file: expected a <Mission> element")
     return assemble(source, "jsamg-xml", reader.ends, reader.events, profile=profile)

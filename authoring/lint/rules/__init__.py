@@ -1,9 +1,9 @@
 """The rule modules, listed explicitly (the registry is this tuple, not a directory scan).
 
-Families: S (suppression bookkeeping; the validator's own S0xx/S1xx parse and schema
-problems are reported before any rule runs), M (mission structure), T (timing), A (audio),
-G (game simulation). Codes start at 101 within a family so that they never collide with the
-validator's S001-S006, S100-S104 and M001-M004.
+Families: S (suppression bookkeeping and portable YAML; the validator's own S0xx/S1xx parse
+and schema problems are reported before any rule runs), M (mission structure), T (timing),
+A (audio), G (game simulation). Codes start at 101 within a family so that they never collide
+with the validator's S001-S006, S100-S104 and M001-M005.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from types import ModuleType
 
 from authoring.lint.rules.audio import audio_overlap
 from authoring.lint.rules.game import difficulty, undestroyable, unsurvivable
-from authoring.lint.rules.meta import invalid_suppression, unused_suppression
+from authoring.lint.rules.meta import invalid_suppression, unquoted_time, unused_suppression
 from authoring.lint.rules.mission import (
     adjacent_internal,
     comms_budget,
@@ -48,6 +48,7 @@ from authoring.lint.rules.timing import (
 RULE_MODULES: tuple[ModuleType, ...] = (
     unused_suppression,     # S201
     invalid_suppression,    # S202
+    unquoted_time,          # S203
     profile_phases,         # M101
     fixed_announcements,    # M102
     threat_phase,           # M103

@@ -35,7 +35,7 @@ Fails::
     # options: {games: 1, iterations: 20}
     phases: ["3:45", "7:30", "10:00"]
     events:
-      - {at: "4:00", threat: {turn: 8, zone: internal, card: SI2-04}}  # <- G102
+      - {at: "4:00", threat: {turn: 8, zone: internal, serious: true, card: SI2-04}}  # <- G102
 """
 
 from __future__ import annotations

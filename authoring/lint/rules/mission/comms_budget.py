@@ -40,7 +40,13 @@ from collections.abc import Iterator
 
 from authoring.lint.context import LintContext, clock, event_path
 from authoring.lint.rule import Finding, Options
-from authoring.lint.rules._util import EVENTS_KEY, comms_downs, describe_range, in_range
+from authoring.lint.rules._util import (
+    EVENTS_KEY,
+    comms_downs,
+    describe_range,
+    in_range,
+    plural,
+)
 
 CODE = "M114"
 NAME = "comms-down-budget"
@@ -58,7 +64,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     """Yields findings for the count, each length, the total and the last phase's share."""
     found = comms_downs(ctx)
     if not in_range(len(found), options["count"]):
-        yield Finding(EVENTS_KEY, f"{len(found)} communications-down periods: expected "
+        yield Finding(EVENTS_KEY, f"{plural(len(found), 'communications-down period')}: expected "
                       f"{describe_range(options['count'])} for the {ctx.profile} profile",
                       key=True)
     for index, down in found:

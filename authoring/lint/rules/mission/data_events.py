@@ -44,7 +44,7 @@ from typing import Any
 
 from authoring.lint.context import LintContext
 from authoring.lint.rule import Finding, Options
-from authoring.lint.rules._util import EVENTS_KEY, describe_range, in_range, of_kind
+from authoring.lint.rules._util import EVENTS_KEY, describe_range, in_range, of_kind, plural
 from authoring.mission.model import DataTransfer, IncomingData
 
 CODE = "M113"
@@ -63,11 +63,16 @@ PROFILES = {
 }
 
 
+def _counted(count: int, label: str) -> str:
+    # "incoming data" is a mass noun; "data transfer" counts
+    return f"{count} {label}" if label == "incoming data" else plural(count, label)
+
+
 def _check(ctx: LintContext, kind: type, label: str, total: Sequence[Any] | None,
            per_phase: Sequence[Any] | None) -> Iterator[Finding]:
     events = of_kind(ctx, kind)
     if not in_range(len(events), total):
-        yield Finding(EVENTS_KEY, f"{len(events)} {label} in the mission: expected "
+        yield Finding(EVENTS_KEY, f"{_counted(len(events), label)} in the mission: expected "
                       f"{describe_range(total or [None, None])} for the {ctx.profile} profile",
                       key=True)
     if per_phase is None:
@@ -77,7 +82,7 @@ def _check(ctx: LintContext, kind: type, label: str, total: Sequence[Any] | None
             break
         count = sum(1 for _, e in events if ctx.mission.phase_of(e.at) == phase)
         if not in_range(count, bounds):
-            yield Finding(EVENTS_KEY, f"{count} {label} in phase {phase}: expected "
+            yield Finding(EVENTS_KEY, f"{_counted(count, label)} in phase {phase}: expected "
                           f"{describe_range(bounds)}", key=True)
 
 
@@ -85,5 +90,5 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     """Yields one finding per count (total or per phase) outside its range."""
     yield from _check(ctx, IncomingData, "incoming data", options["incoming"],
                       options["incoming_per_phase"])
-    yield from _check(ctx, DataTransfer, "data transfers", options["transfers"],
+    yield from _check(ctx, DataTransfer, "data transfer", options["transfers"],
                       options["transfers_per_phase"])

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 
 from authoring.lint.context import LintContext, clock, event_path
 from authoring.lint.rule import Finding, Options
-from authoring.lint.rules._util import EVENTS_KEY, describe_range, in_range, threats
+from authoring.lint.rules._util import EVENTS_KEY, describe_range, in_range, plural, threats
 
 CODE = "M108"
 NAME = "unconfirmed-reports"
@@ -49,7 +49,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     """Yields findings for the count of unconfirmed reports and for serious ones."""
     reports = [(i, t) for i, t in threats(ctx) if t.unconfirmed]
     if not in_range(len(reports), options["count"]):
-        yield Finding(EVENTS_KEY, f"{len(reports)} unconfirmed reports: expected "
+        yield Finding(EVENTS_KEY, f"{plural(len(reports), 'unconfirmed report')}: expected "
                       f"{describe_range(options['count'])} for the {ctx.profile} profile",
                       key=True)
     if not options["serious"]:
