@@ -107,6 +107,8 @@ def render(
         write_audio(rendering.pcm16_view(), out, fmt)
     for warning in rendering.warnings:
         err(f"warning: {warning}")
+    if cache is not None and cache.warning is not None:
+        err(f"warning: {cache.warning}")
     typer.echo(str(out))
     if caption_format is not None:
         side = out.with_suffix(f".{caption_format}")
