@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from authoring._files import write_atomic
-from authoring.errors import AuthoringError
 from authoring.audio.pcm import Samples, read_wav, wav_bytes
+from authoring.errors import AuthoringError
 
 ENV_VAR = "SPACEALERT_CACHE_DIR"
 MAGIC = b"SACLIP1\n"
