@@ -7,8 +7,9 @@ allowed, mixed and reported as a warning). Sound effects may sit under speech.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from authoring.audio import sfx
 from authoring.audio.cache import ClipCache, default_cache_dir
 from authoring.audio.captions import CaptionCue
-from authoring.audio.mixer import Placed, mix, start_sample, to_stereo_pcm16
+from authoring.audio.mixer import MixPlan, Placed, pcm16_blocks, start_sample
 from authoring.audio.pcm import RATE, Samples, rms_dbfs
 from authoring.audio.phrases import cue_text
 from authoring.audio.synth import Synthesizer
@@ -63,32 +64,47 @@ def _short(text: str) -> str:
 
 @dataclass
 class Rendering:
-    """A rendered soundtrack: the mono master, the heard cues and what went wrong."""
+    """A rendered soundtrack: the mix plan of the mono master, the heard cues and what went wrong.
+
+    The track itself is mixed while it is written (``pcm_blocks``); ``track`` assembles it
+    whole for analysis.
+    """
 
     timeline: Timeline
     voice: Voice
-    track: Samples
+    plan: MixPlan
     cues: list[CaptionCue]
     clips: dict[int, Samples]
     speech_rms_dbfs: float
-    master_gain: float
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def frames(self) -> int:
+        """Returns the number of samples of the track (per channel)."""
+        return self.plan.length
 
     @property
     def duration_ms(self) -> int:
         """Returns the length of the track in ms."""
-        return len(self.track) * 1000 // RATE
+        return self.plan.length * 1000 // RATE
+
+    @property
+    def master_gain(self) -> float:
+        """Returns the gain applied to the whole mix (1.0 unless it would clip)."""
+        return self.plan.master
+
+    @cached_property
+    def track(self) -> Samples:
+        """Returns the whole mono master as one float array (built on first use)."""
+        return self.plan.track()
+
+    def pcm_blocks(self, channels: int = 2) -> Iterator[bytes]:
+        """Yields the track as 44.1 kHz 16-bit PCM (mono, or stereo), block by block."""
+        return pcm16_blocks(self.plan.blocks(), channels)
 
     def pcm16_stereo(self) -> bytes:
-        """Returns the track as 44.1 kHz 16-bit stereo PCM bytes."""
-        return self.pcm16_view().tobytes()
-
-    def pcm16_view(self) -> memoryview:
-        """Returns the same PCM as ``pcm16_stereo`` as a byte view, without copying it again.
-
-        ``write_audio`` takes it as it is: a render saves a copy of the track-long buffer.
-        """
-        return to_stereo_pcm16(self.track)
+        """Returns the whole track as 44.1 kHz 16-bit stereo PCM bytes (one buffer)."""
+        return b"".join(self.pcm_blocks(2))
 
 
 def length_ms(samples: Samples) -> int:
@@ -211,15 +227,13 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
                                        cue.kind, text))
     end_ms = max([c.end_ms for c in caption_cues] + [timeline.phases_ms[-1]]) + TAIL_MS
     length = start_sample(end_ms)
-    bed: Callable[[Samples], None] | None = None
+    bed_loop: Samples | None = None
     bed_span = (0, 0)
     if options.bed:
         starts = [c.start_ms for c in cues if c.kind == "mission_start"]
         bed_span = (start_sample(starts[0] if starts else 0), start_sample(timeline.phases_ms[-1]))
-
-        def bed(out: Samples) -> None:
-            sfx.alarm_bed_into(out, ref_db, voice.bed_db)
+        bed_loop = sfx.alarm_loop(ref_db, voice.bed_db)
     if progress is not None:
         progress(len(clips), len(clips), "mixing")
-    track, master = mix(placed, length, bed, bed_span)
-    return Rendering(timeline, voice, track, caption_cues, clips, ref_db, master, warnings)
+    plan = MixPlan(placed, length, bed_loop, bed_span)
+    return Rendering(timeline, voice, plan, caption_cues, clips, ref_db, warnings)

@@ -106,12 +106,26 @@ def alarm_bed(n: int, ref_db: float, bed_db: float) -> Samples:
     return out
 
 
+def alarm_loop(ref_db: float, bed_db: float) -> Samples:
+    """Returns one cycle of the alarm bed at ``bed_db`` under the speech RMS (it loops)."""
+    return np.asarray(klaxon_cycle() * np.float32(db_to_gain(ref_db + bed_db)), np.float32)
+
+
 def alarm_bed_into(out: Samples, ref_db: float, bed_db: float) -> None:
     """Fills ``out`` with the looping alarm bed (the samples ``alarm_bed`` returns), in place.
 
     The mixer writes the bed straight into the track this way: no track-long bed array.
     """
-    cycle = klaxon_cycle() * np.float32(db_to_gain(ref_db + bed_db))
-    for lo in range(0, len(out), len(cycle)):
-        chunk = out[lo:lo + len(cycle)]
-        chunk[:] = cycle[: len(chunk)]
+    loop_into(out, alarm_loop(ref_db, bed_db), 0)
+
+
+def loop_into(out: Samples, cycle: Samples, offset: int) -> None:
+    """Fills ``out`` with ``cycle`` looped, starting ``offset`` samples into the loop."""
+    n, period = len(out), len(cycle)
+    at = offset % period
+    done = 0
+    while done < n:
+        take = min(n - done, period - at)
+        out[done:done + take] = cycle[at:at + take]
+        done += take
+        at = 0
