@@ -199,10 +199,8 @@ class _EncoderSink:
     def finish(self) -> None:
         stdin = self._process.stdin
         assert stdin is not None
-        try:
+        with contextlib.suppress(BrokenPipeError):
             stdin.close()
-        except BrokenPipeError:
-            pass
         if self._process.wait() != 0:
             raise self.failure()
 
@@ -259,20 +257,28 @@ def open_audio(out: Path, settings: AudioSettings) -> Iterator[AudioSink]:
                 raise
 
 
-def _stereo_to(pcm: bytes | memoryview, channels: int) -> bytes | memoryview:
-    if channels == 2:
-        return pcm
-    import numpy as np
-
-    # the toolkit's stereo has two identical channels: the left one is the mono track
-    return np.frombuffer(pcm, "<i2")[0::2].tobytes()
-
-
 class PcmSource(Protocol):
     """Anything that yields its track as PCM blocks (a ``Rendering``)."""
 
     def pcm_blocks(self, channels: int = 2) -> Iterator[bytes]:
         """Yields 16-bit PCM blocks with ``channels`` channels."""
+
+
+class StereoPcm:
+    """A ``PcmSource`` over 44.1 kHz 16-bit stereo PCM bytes (two identical channels)."""
+
+    def __init__(self, pcm: bytes | memoryview) -> None:
+        self.pcm = pcm.cast("B") if isinstance(pcm, memoryview) else pcm
+
+    def pcm_blocks(self, channels: int = 2) -> Iterator[bytes]:
+        """Yields the PCM (as it is, or its left channel for mono) in one block."""
+        if channels == 2:
+            yield bytes(self.pcm)
+        else:
+            import numpy as np
+
+            # the toolkit's stereo has two identical channels: the left one is the mono track
+            yield np.frombuffer(self.pcm, "<i2")[0::2].tobytes()
 
 
 def write_audio(source: PcmSource | bytes | memoryview, out: Path,
@@ -283,12 +289,10 @@ def write_audio(source: PcmSource | bytes | memoryview, out: Path,
     stereo PCM bytes; ``fmt`` a format name (its default settings) or full settings.
     """
     settings = AudioSettings(fmt) if isinstance(fmt, str) else fmt
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = StereoPcm(source)
     with open_audio(out, settings) as sink:
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            data = source.cast("B") if isinstance(source, memoryview) else source
-            sink.write(bytes(_stereo_to(data, sink.channels)))
-        else:
-            stream_into(sink, source.pcm_blocks(sink.channels))
+        stream_into(sink, source.pcm_blocks(sink.channels))
 
 
 def stream_into(sink: AudioSink, blocks: Iterable[bytes]) -> None:

@@ -61,6 +61,8 @@ def build(
     for problem in result.problems:
         if problem.severity != "info" or not quiet:
             err(f"{problem.severity}: {format_problem(problem)}")
+    for warning in result.warnings:
+        err(f"warning: {warning}")
     typer.echo(str(result.out / "index.html"))
     if not quiet:
         err(f"built {_count(result.missions, 'mission')}, "

@@ -243,10 +243,10 @@ def test_format_comes_from_the_suffix_or_is_a_usage_error(short_mission: Path, t
                                  "--no-cache"])
     assert result.exit_code == 0, result.stderr
     assert out.read_bytes()[:4] == b"fLaC"
-    assert list(scratch.iterdir()) == []  # espeak-ng's and pydub's temporary files are gone
+    assert list(scratch.iterdir()) == []  # espeak-ng's temporary files are gone (no encoder temp file at all)
     bad = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "x.aiff")])
     assert bad.exit_code == 2
-    assert "expected a suffix or --format among mp3, ogg, wav, flac" in bad.stderr
+    assert "expected a suffix or --format among mp3, ogg, opus, wav, flac" in bad.stderr
 
 
 def test_an_existing_file_is_replaced_only_when_the_render_succeeds(tmp_path: Path) -> None:

@@ -151,20 +151,22 @@ def test_mission_language_must_be_listed(tmp_path: Path) -> None:
 
 def test_encoding_is_deterministic_and_reused_from_the_cache(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authoring.audio.export import AudioSettings, StereoPcm
     from authoring.publish import build as build_module
 
-    pcm = bytes(range(256)) * 700  # 0.25 s of 16-bit stereo noise at 44.1 kHz
-    build_module._encode(pcm, "mp3", tmp_path / "a.mp3", None)
-    build_module._encode(pcm, "mp3", tmp_path / "b.mp3", None)
+    pcm = StereoPcm(bytes(range(256)) * 700)  # 0.25 s of 16-bit stereo noise at 44.1 kHz
+    mp3 = AudioSettings("mp3")
+    build_module._encode(pcm, {tmp_path / "a.mp3": mp3}, None)
+    build_module._encode(pcm, {tmp_path / "b.mp3": mp3}, None)
     assert (tmp_path / "a.mp3").read_bytes() == (tmp_path / "b.mp3").read_bytes()
-    build_module._encode(pcm, "mp3", tmp_path / "c.mp3", tmp_path / "cache")
+    build_module._encode(pcm, {tmp_path / "c.mp3": mp3}, tmp_path / "cache")
     assert len(list((tmp_path / "cache" / "encoded").rglob("*.mp3"))) == 1
 
     def no_encoder(*args: object) -> None:
         raise AssertionError("encoded again instead of reusing the cache")
 
-    monkeypatch.setattr(build_module, "write_audio", no_encoder)
-    build_module._encode(pcm, "mp3", tmp_path / "d.mp3", tmp_path / "cache")
+    monkeypatch.setattr(build_module, "open_audio", no_encoder)
+    build_module._encode(pcm, {tmp_path / "d.mp3": mp3}, tmp_path / "cache")
     assert (tmp_path / "d.mp3").read_bytes() == (tmp_path / "a.mp3").read_bytes()
 
 
