@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from authoring._files import atomic_target
+from authoring._files import atomic_target, sweep_leftovers, temp_prefix
 from authoring.audio import ClipCache, Voice, default_cache_dir, load_voice, render_timeline
 from authoring.audio.captions import captions
 from authoring.audio.export import (
@@ -302,7 +302,10 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
     chosen = [_voices_for(c, voices) for c in checked]
     epoch = build_epoch(_pack_sources(pack))
 
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    # staging folders of a killed build (and the old site it was swapping out) go first
+    sweep_leftovers(out.parent, ".tmp", out.name)
+    sweep_leftovers(out.parent, ".old", out.name)
+    staging = Path(tempfile.mkdtemp(prefix=temp_prefix(out.name), suffix=".tmp", dir=out.parent))
     try:
         writer = _Writer(staging)
         warnings: list[str] = []
@@ -340,7 +343,9 @@ def _swap_into_place(staging: Path, out: Path) -> None:
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
     os.chmod(staging, 0o755)
     if out.exists():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+        old = Path(tempfile.mkdtemp(prefix=temp_prefix(out.name), suffix=".old",
+                                    dir=out.parent))
+        os.rmdir(old)  # only the unique name is wanted: os.replace needs it free
         os.replace(out, old)
         os.replace(staging, out)
         shutil.rmtree(old, ignore_errors=True)

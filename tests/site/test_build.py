@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 import stat
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -99,7 +101,14 @@ def test_rebuild_is_byte_identical_and_replaces_an_earlier_build(
     again_dir.mkdir()
     (again_dir / MARKER).write_text("old build\n", encoding="utf-8")
     (again_dir / "stale.html").write_text("old", encoding="utf-8")
+    # the staging folder of a build killed with kill -9 (its process is gone, it is older)
+    child = subprocess.Popen(["true"])
+    child.wait()
+    leftover = tmp_path / f".again.{child.pid}-k2j4h5g6.tmp"
+    (leftover / "files").mkdir(parents=True)
+    os.utime(leftover, (1_000_000_000, 1_000_000_000))
     again = build_test_pack(tmp_path, "again", cache=cache)
+    assert not leftover.exists()
     assert site_files(again.out) == site_files(built.out)
     assert not list(tmp_path.glob(".again*"))  # no staging or old folder left behind
 
