@@ -195,3 +195,40 @@ def test_each_mission_gets_the_voices_of_its_language() -> None:
     assert [v.id for v in _voices_for(german, voices)] == ["de"]
     with pytest.raises(InvalidInputError, match="no voice of the pack speaks 'de-AT'"):
         _voices_for(german, voices[:1])
+
+
+def test_one_mix_feeds_every_format_with_the_pack_settings(tmp_path: Path) -> None:
+    import json
+    import wave
+
+    from authoring.audio import ClipCache, load_voice, render_timeline
+    from authoring.audio.export import AudioSettings, Tags, write_audio
+    from authoring.mission import load_mission
+    from authoring.mission.timeline import compile_timeline
+    from authoring.publish.build import _encode
+
+    timeline = compile_timeline(load_mission(PACK / "missions" / "tiny-drill.yaml"))
+    rendering = render_timeline(timeline, load_voice("en"), cache=ClipCache(tmp_path / "c"))
+    tags = Tags("Tiny drill", "Ann Author", "Test pack")
+    targets = {tmp_path / "t.opus": AudioSettings("opus", None, 24, tags),
+               tmp_path / "t.mp3": AudioSettings("mp3", 2, 48, tags),
+               tmp_path / "t.wav": AudioSettings("wav", 1, None, tags)}
+    warnings: list[str] = []
+    _encode(rendering, targets, None, warnings)
+    assert warnings == []
+    for path, settings in targets.items():
+        if settings.fmt == "wav":
+            with wave.open(str(path)) as w:
+                assert (w.getnchannels(), w.getnframes()) == (1, rendering.frames)
+            continue
+        info = json.loads(subprocess.run(
+            ["ffprobe", "-v", "error", "-show_streams", "-show_format", "-of", "json",
+             str(path)], capture_output=True, check=True, text=True).stdout)
+        stream = info["streams"][0]
+        assert stream["channels"] == settings.out_channels
+        tagged = {**info["format"].get("tags", {}), **stream.get("tags", {})}
+        assert {k.lower(): v for k, v in tagged.items()}["album"] == "Test pack"
+        # each file is what encoding it alone gives: the shared mix changes no byte
+        alone = tmp_path / f"alone.{settings.fmt}"
+        write_audio(rendering, alone, settings)
+        assert alone.read_bytes() == path.read_bytes()
