@@ -209,17 +209,23 @@ class MixPlan:
                 out[c0 - lo:c1 - lo] += clip[c0 - start:c1 - start]
         return out
 
-    def _bound(self, lo: int, hi: int) -> float:
-        """Returns an upper bound of |sample| over ``lo:hi`` (sum of the parts' peaks)."""
-        total = 0.0
+    def _bounds(self, size: int) -> list[float]:
+        """Returns, per block of ``size``, an upper bound of |sample| (the parts' peaks summed)."""
+        count = -(-self.length // size)
+        bounds = [0.0] * count
         b0, b1 = self.bed_span
-        if self.bed_loop is not None and max(lo, b0) < min(hi, b1):
-            total += float(np.max(np.abs(self.bed_loop)))
+        if self.bed_loop is not None and b1 > b0:
+            peak = float(np.max(np.abs(self.bed_loop)))
+            for k in range(b0 // size, -(-b1 // size)):
+                bounds[k] += peak
         for start, clip in self._clips:
-            if max(lo, start) < min(hi, start + len(clip)) and len(clip):
-                total += float(np.max(np.abs(clip[max(lo, start) - start:
-                                                   min(hi, start + len(clip)) - start])))
-        return total
+            if not len(clip):
+                continue
+            # only the blocks this clip reaches, each with the peak of its own stretch
+            for k in range(start // size, -(-(start + len(clip)) // size)):
+                lo, hi = max(k * size, start), min((k + 1) * size, start + len(clip))
+                bounds[k] += float(np.max(np.abs(clip[lo - start:hi - start])))
+        return bounds
 
     @property
     def master(self) -> float:
@@ -231,11 +237,10 @@ class MixPlan:
         if self._master is None:
             ceiling = db_to_gain(MASTER_CEILING_DBFS)
             peak = 0.0
-            for lo in range(0, self.length, _BLOCK):
-                hi = min(self.length, lo + _BLOCK)
+            for k, bound in enumerate(self._bounds(_BLOCK)):
                 # the bound is a float64 sum of float32 peaks: keep a margin for rounding
-                if self._bound(lo, hi) * (1.0 + 1e-5) > ceiling:
-                    block = self.raw(lo, hi)
+                if bound * (1.0 + 1e-5) > ceiling:
+                    block = self.raw(k * _BLOCK, min(self.length, (k + 1) * _BLOCK))
                     peak = max(peak, float(max(np.max(block), -np.min(block))))
             self._master = ceiling / peak if peak > ceiling else 1.0
         return self._master

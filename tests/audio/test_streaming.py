@@ -65,6 +65,8 @@ def test_a_loud_mix_gets_the_same_master_gain_block_by_block(short_mission: Path
     # every clip stacked on one spot, with a bed: the master must come down, identically
     placed = [Placed(i, rendering.timeline.cues[i], RATE, clip)
               for i, clip in rendering.clips.items()]
+    # a clip that was trimmed to nothing, off any block boundary
+    placed.append(Placed(0, rendering.timeline.cues[0], RATE * 2 + 5, np.zeros(0, np.float32)))
     loop = sfx.alarm_loop(rendering.speech_rms_dbfs, -10.0)
     plan = MixPlan(placed, RATE * 20, loop, (0, RATE * 15))
 
