@@ -8,9 +8,11 @@ allowed, mixed and reported as a warning). Sound effects may sit under speech.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -148,15 +150,19 @@ def _speech_clips(synth: Synthesizer, timeline: Timeline,
     return dict(zip(indices, clips, strict=True))
 
 
-def _effect(cue: Cue, ref_db: float) -> Samples | None:
+def _static_span(cue: Cue) -> tuple[int, str]:
+    """Returns the sample count and the noise seed of a static cue."""
+    until = cue.until_ms if cue.until_ms is not None else cue.start_ms + cue.nominal_ms
+    return start_sample(until) - start_sample(cue.start_ms), f"static:{cue.start_ms}:{until}"
+
+
+def _effect(cue: Cue, ref_db: float, shape: Future[Any] | None) -> Samples | None:
     if cue.kind == "chirp":
         return sfx.chirp(ref_db)
     if cue.kind == "transfer_beep":
         return sfx.beep(ref_db)
-    if cue.kind == "static":
-        until = cue.until_ms if cue.until_ms is not None else cue.start_ms + cue.nominal_ms
-        n = start_sample(until) - start_sample(cue.start_ms)
-        return sfx.static(n, ref_db, f"static:{cue.start_ms}:{until}") if n > 0 else None
+    if cue.kind == "static" and shape is not None:
+        return sfx.static_at(shape.result(), ref_db)
     return None
 
 
@@ -197,7 +203,21 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
     ``options.allow_overlap``, then each overlap becomes a warning).
     """
     synth = Synthesizer(voice, cache)
-    clips = _speech_clips(synth, timeline, progress)
+    cues = timeline.cues
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # the static's noise does not depend on the speech level: make it while clips load
+        shapes: dict[int, Future[Any]] = {}
+        if options.effects:
+            for i, cue in enumerate(cues):
+                if cue.kind == "static" and _static_span(cue)[0] > 0:
+                    shapes[i] = pool.submit(sfx.static_shape, *_static_span(cue))
+        clips = _speech_clips(synth, timeline, progress)
+        return _place(timeline, voice, clips, shapes, options, progress)
+
+
+def _place(timeline: Timeline, voice: Voice, clips: dict[int, Samples],
+           shapes: dict[int, Future[Any]], options: RenderOptions,
+           progress: Progress | None) -> Rendering:
     cues = timeline.cues
     lengths = [length_ms(clips[i]) if i in clips else 0 for i in range(len(cues))]
     texts = [cue_text(c, voice) if c.speech else "" for c in cues]
@@ -218,7 +238,7 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
     for i, cue in enumerate(cues):
         samples = clips.get(i)
         if samples is None and options.effects:
-            samples = _effect(cue, ref_db)
+            samples = _effect(cue, ref_db, shapes.get(i))
         text = texts[i]
         if samples is None:
             continue
