@@ -157,6 +157,12 @@ def _encoder_identity() -> str:
     return f"{found}|{info.st_size}|{int(info.st_mtime)}|{ENCODING_VERSION}"
 
 
+def _warn_once(warnings: list[str], cache: Path, text: str) -> None:
+    """Adds ``text`` unless a warning about the same cache folder was already given."""
+    if not any(str(cache) in w for w in warnings):
+        warnings.append(text)
+
+
 def _encoded_key(source: PcmSource, settings: AudioSettings) -> str:
     digest = hashlib.sha256()
     for block in source.pcm_blocks(1):  # stereo is the mono track twice: mono names it
@@ -203,9 +209,9 @@ def _encode(source: PcmSource, targets: dict[Path, AudioSettings], cache: Path |
             with atomic_target(kept[target]) as tmp:
                 shutil.copyfile(target, tmp)
         except (OSError, InvalidInputError, UsageError) as error:
-            line = f"cannot keep encoded files in the cache {cache}"
-            if warnings is not None and not any(w.startswith(line) for w in warnings):
-                warnings.append(f"{line}: {getattr(error, 'strerror', None) or error}")
+            if warnings is not None and cache is not None:
+                _warn_once(warnings, cache, f"cannot keep encoded files in the cache {cache}: "
+                                            f"{getattr(error, 'strerror', None) or error}")
 
 
 def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
@@ -222,8 +228,8 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
     for voice in voices:
         progress(f"rendering {slug} with voice {voice.id}")
         rendering = render_timeline(timeline, voice, cache=cache)
-        if cache is not None and cache.warning is not None and cache.warning not in warnings:
-            warnings.append(cache.warning)
+        if cache is not None and cache.warning is not None:
+            _warn_once(warnings, cache.folder, cache.warning)
         stem = f"{base}/{slug}.{voice.id}"
         tags = Tags(title=mission.title, artist=mission.author or ", ".join(pack.authors),
                     album=pack.title)

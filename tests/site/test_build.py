@@ -232,3 +232,14 @@ def test_one_mix_feeds_every_format_with_the_pack_settings(tmp_path: Path) -> No
         alone = tmp_path / f"alone.{settings.fmt}"
         write_audio(rendering, alone, settings)
         assert alone.read_bytes() == path.read_bytes()
+
+
+def test_a_file_as_cache_dir_builds_the_same_site_with_one_warning(
+        built: BuildResult, tmp_path: Path) -> None:
+    blocker = tmp_path / "cache-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = build_test_pack(tmp_path, "site", cache=blocker)
+    assert site_files(result.out) == site_files(built.out)
+    assert len(result.warnings) == 1
+    assert str(blocker) in result.warnings[0] and "Not a directory" in result.warnings[0]
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
