@@ -86,12 +86,14 @@ def main() -> None:
             results["warm"].append(_run([*mp3_render, "-o", mp3], env))
             results["warm-wav"].append(_run([*render, "-o", str(wav)], env))
             raw = folder / "track.pcm"
-            with wave.open(str(wav)) as w:
-                frames = w.readframes(w.getnframes())
+            # piece by piece: a track-long buffer here would count in every child's peak RSS
+            # (a forked child starts with its parent's high-water mark)
+            with wave.open(str(wav)) as w, raw.open("wb") as sink:
                 seconds = w.getnframes() / w.getframerate()
-            # the WAV is stereo with two identical channels: the left one is the mono PCM
-            raw.write_bytes(frames if channels == 2 else
-                            np.frombuffer(frames, "<i2")[0::2].tobytes())
+                while frames := w.readframes(1 << 16):
+                    # the WAV's two channels are identical: the left one is the mono PCM
+                    sink.write(frames if channels == 2 else
+                               np.frombuffer(frames, "<i2")[0::2].tobytes())
             results["ffmpeg"].append(_run(
                 ["ffmpeg", "-v", "error", "-y", "-f", "s16le", "-ar", "44100", "-ac",
                  str(channels), "-i", str(raw), *encoder_args(settings),
