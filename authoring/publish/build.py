@@ -163,12 +163,16 @@ def _warn_once(warnings: list[str], cache: Path, text: str) -> None:
         warnings.append(text)
 
 
-def _encoded_key(source: PcmSource, settings: AudioSettings) -> str:
+def _pcm_digest(source: PcmSource) -> str:
     digest = hashlib.sha256()
     for block in source.pcm_blocks(1):  # stereo is the mono track twice: mono names it
         digest.update(block)
-    digest.update(f"|{settings.describe()}|{_encoder_identity()}".encode())
     return digest.hexdigest()
+
+
+def _encoded_key(pcm_digest: str, settings: AudioSettings) -> str:
+    text = f"{pcm_digest}|{settings.describe()}|{_encoder_identity()}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _encode(source: PcmSource, targets: dict[Path, AudioSettings], cache: Path | None,
@@ -184,8 +188,9 @@ def _encode(source: PcmSource, targets: dict[Path, AudioSettings], cache: Path |
     todo = dict(targets)
     kept: dict[Path, Path] = {}
     if cache is not None:
+        pcm_digest = _pcm_digest(source)  # one mixing pass names every format's encoding
         for target, settings in targets.items():
-            key = _encoded_key(source, settings)
+            key = _encoded_key(pcm_digest, settings)
             kept[target] = cache / "encoded" / key[:2] / f"{key}.{settings.fmt}"
             with contextlib.suppress(OSError):
                 if kept[target].is_file():
