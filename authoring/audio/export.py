@@ -27,7 +27,7 @@ from typing import IO, Protocol
 from authoring._files import atomic_target
 from authoring.audio.pcm import RATE
 from authoring.audio.tools import require_program
-from authoring.errors import AuthoringError, UsageError
+from authoring.errors import AuthoringError, EnvironmentMissingError, UsageError
 
 FORMATS = ("mp3", "ogg", "opus", "wav", "flac")
 SUFFIXES = {"oga": "ogg"}
@@ -193,6 +193,12 @@ class _EncoderSink:
     def failure(self) -> AuthoringError:
         self._errors.seek(0)
         said = self._errors.read().decode("utf-8", "replace").strip().splitlines()
+        missing = [line for line in said if "Unknown encoder" in line]
+        if missing:  # an ffmpeg built without libopus, libmp3lame or libvorbis
+            return EnvironmentMissingError(
+                f"ffmpeg cannot write {self._fmt.upper()}: {missing[0].strip()}",
+                hint="install an ffmpeg built with that encoder (Debian's `apt-get install "
+                     "ffmpeg` has them all), or choose another --format")
         return AuthoringError(f"ffmpeg could not encode {self._fmt.upper()}: "
                               f"{said[-1] if said else f'exit {self._process.returncode}'}")
 

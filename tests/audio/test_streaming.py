@@ -4,6 +4,7 @@ the one-piece writer, and encoded files carry tags, channels and bitrates as ask
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import wave
@@ -161,3 +162,27 @@ def test_bad_audio_options_are_usage_errors(short_mission: Path, tmp_path: Path,
     assert result.exit_code == 2, result.stderr
     assert message in result.stderr
     assert not out.exists()
+
+
+def test_an_ffmpeg_without_the_encoder_is_exit_3_and_leaves_nothing(
+        short_mission: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    real = shutil.which("ffmpeg")
+    assert real is not None
+    # an ffmpeg built without libopus: the real one, asked for an encoder it does not have
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "ffmpeg"
+    wrapper.write_text('#!/bin/sh\nfor a; do shift; [ "$a" = libopus ] && a=libopus-absent; '
+                       f'set -- "$@" "$a"; done\nexec {real} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    out = tmp_path / "out" / "t.opus"
+    out.parent.mkdir()
+    out.write_bytes(b"old")
+    result = runner.invoke(app, ["render", str(short_mission), "-o", str(out), "--no-bed"])
+    assert result.exit_code == 3, result.stderr
+    assert "ffmpeg cannot write OPUS" in result.stderr and "libopus-absent" in result.stderr
+    assert [p.name for p in out.parent.iterdir()] == ["t.opus"]
+    assert out.read_bytes() == b"old"
