@@ -2,17 +2,97 @@
 
 Every output of the toolkit goes through here, so a user's file is either the old one or the
 whole new one, never half written, and an interrupted command leaves no temp file behind.
+
+A temporary name carries the writer's process id: ``.NAME.PID-XXXXXXXX.part`` (files) and
+``.NAME.PID-XXXXXXXX.tmp`` (staging folders). A process killed outright (``kill -9``, a power
+cut) cannot remove its own; the next command that writes in the same folder does, but only
+names of exactly that form whose process is gone and that are older than the command itself
+(and, for the names of earlier versions without a process id, untouched for ten minutes).
+Nothing else in the folder is ever touched.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from authoring.errors import InvalidInputError, UsageError
+
+#: When this command started (leftovers must be older).
+_STARTED = time.time()
+_LEGACY_AGE_S = 600
+_swept: set[tuple[str, str]] = set()
+_RANDOM = r"[a-z0-9_]{8}"
+
+
+def temp_prefix(name: str) -> str:
+    """Returns the prefix of this process's temporary names for ``name`` (``.NAME.PID-``)."""
+    return f".{name}.{os.getpid()}-"
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: alive
+    return True
+
+
+def sweep_leftovers(folder: Path, suffix: str, name: str | None = None) -> list[Path]:
+    """Removes temporary files or folders of killed runs from ``folder``; returns them.
+
+    ``suffix`` is ``.part`` or ``.tmp``; ``name`` limits the sweep (and is needed for the
+    earlier names without a process id). Each folder is swept once per command. A leftover is
+    removed only when its name has the toolkit's exact form, its writer is no longer running,
+    and it was last changed before this command started.
+    """
+    key = (str(folder), f"{suffix}|{name}")
+    if key in _swept:
+        return []
+    _swept.add(key)
+    stem = re.escape(name) if name is not None else r".+"
+    ours = re.compile(rf"^\.{stem}\.(\d+)-{_RANDOM}{re.escape(suffix)}$")
+    legacy = (re.compile(rf"^\.{re.escape(name)}\.{_RANDOM}{re.escape(suffix)}$")
+              if name is not None else None)
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith("."):
+            continue
+        try:
+            changed = entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        match = ours.match(entry.name)
+        if match is not None:
+            stale = changed < _STARTED and not _alive(int(match.group(1)))
+        elif legacy is not None and legacy.match(entry.name):
+            stale = changed < min(_STARTED, time.time() - _LEGACY_AGE_S)
+        else:
+            continue
+        if not stale or entry.is_symlink():
+            continue
+        path = Path(entry.path)
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+            removed.append(path)
+    return removed
 
 
 def _read_umask() -> int | None:
@@ -57,8 +137,10 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"cannot write {target}: the folder {folder} does not exist")
+    sweep_leftovers(folder, ".part")
+    sweep_leftovers(folder, ".part", target.name)
     try:
-        fd, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+        fd, name = tempfile.mkstemp(dir=folder, prefix=temp_prefix(target.name), suffix=".part")
     except OSError as error:
         raise InvalidInputError(f"cannot write {target}: {error.strerror or error}") from None
     os.close(fd)

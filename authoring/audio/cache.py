@@ -5,6 +5,10 @@ voice settings, the sound processing and the text). Each entry holds a checksum 
 so a truncated or altered file is detected, deleted and rebuilt. Writes go to a temporary file
 in the same folder and are moved into place with ``os.replace``, so a reader never sees half an
 entry, even with two renders running at once.
+
+The cache only ever saves time: a folder that cannot be used (a file in its place, a read-only
+or full disk, an entry that is a folder or holds no WAV) makes the clip be built and used
+without caching, and ``warning`` says once what went wrong. The samples are the same either way.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import wave
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +24,7 @@ from typing import Any
 
 from authoring._files import write_atomic
 from authoring.audio.pcm import Samples, read_wav, wav_bytes
+from authoring.errors import AuthoringError
 
 ENV_VAR = "SPACEALERT_CACHE_DIR"
 MAGIC = b"SACLIP1\n"
@@ -48,6 +54,7 @@ class CacheStats:
     hits: int = 0
     misses: int = 0
     corrupted: int = 0
+    unwritten: int = 0  # clips that could not be stored
 
 
 class ClipCache:
@@ -56,6 +63,21 @@ class ClipCache:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.stats = CacheStats()
+        self._problem: str | None = None
+        self._writable = True
+
+    @property
+    def warning(self) -> str | None:
+        """Returns one line about the cache faults met (None when the cache worked)."""
+        if self._problem is None:
+            return None
+        skipped = (f"; {self.stats.unwritten} clip(s) rendered without caching"
+                   if self.stats.unwritten else "")
+        return f"clip cache {self.folder}: {self._problem}{skipped}"
+
+    def _fault(self, what: str) -> None:
+        if self._problem is None:
+            self._problem = what
 
     def path(self, key: str) -> Path:
         """Returns where the entry ``key`` lives."""
@@ -75,19 +97,47 @@ class ClipCache:
         if ok:
             try:
                 samples, _ = read_wav(payload)
-            except (EOFError, ValueError, OSError):
-                ok = False
+            except (EOFError, ValueError, OSError, wave.Error):
+                ok = False  # a valid checksum over something that is not a 16-bit WAV
         if not ok:
             self.stats.corrupted += 1
             self.stats.misses += 1
-            path.unlink(missing_ok=True)
+            try:
+                path.unlink(missing_ok=True)
+                self._fault(f"damaged entry {path.name} was rebuilt")
+            except OSError as error:
+                self._fault(f"cannot remove the damaged entry {path.name}: {_reason(error)}")
             return None
         self.stats.hits += 1
         return samples
 
     def put(self, key: str, samples: Samples) -> None:
-        """Stores a clip atomically (temp file in the same folder, then ``os.replace``)."""
+        """Stores a clip atomically (temp file in the same folder, then ``os.replace``).
+
+        A clip that cannot be stored is simply not cached (see ``warning``); after a fault of
+        the folder itself (not a folder, read-only, full) no further write is tried.
+        """
+        if not self._writable:
+            self.stats.unwritten += 1
+            return
         path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         payload = wav_bytes(samples)
-        write_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.is_dir():
+                raise IsADirectoryError(21, "a folder stands where the entry belongs")
+            write_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)
+        except (OSError, AuthoringError) as error:
+            self.stats.unwritten += 1
+            self._fault(f"cannot store clips ({_reason(error)})")
+            # a folder in an entry's place or a file in a shard's place spoils that clip only;
+            # anything else (no folder, read-only, full) would fail for every clip
+            if not isinstance(error, (IsADirectoryError, FileExistsError)):
+                self._writable = False
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError):
+        where = f": {error.filename}" if error.filename else ""
+        return f"{error.strerror or error}{where}"
+    return str(error).split(": ")[-1]

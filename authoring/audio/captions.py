@@ -31,11 +31,23 @@ def _spoken(cues: Sequence[CaptionCue]) -> list[CaptionCue]:
     return [c for c in cues if c.text]
 
 
+def vtt_text(text: str) -> str:
+    """Returns ``text`` escaped for a WebVTT cue payload (``&``, ``<`` and ``>`` as entities).
+
+    A bare ``<`` opens a cue tag and ``&`` a character reference, so an announcement such as
+    "A < B & C" would otherwise lose words in a player; a line break inside the text would end
+    the cue, and an empty line would end the block.
+    """
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(line.strip() for line in escaped.splitlines() if line.strip())
+
+
 def to_vtt(cues: Sequence[CaptionCue]) -> str:
     """Returns WebVTT captions of the spoken cues."""
     lines = ["WEBVTT", ""]
     for n, c in enumerate(_spoken(cues), start=1):
-        lines += [str(n), f"{_clock(c.start_ms, '.')} --> {_clock(c.end_ms, '.')}", c.text, ""]
+        lines += [str(n), f"{_clock(c.start_ms, '.')} --> {_clock(c.end_ms, '.')}",
+                  vtt_text(c.text), ""]
     return "\n".join(lines)
 
 

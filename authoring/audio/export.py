@@ -1,38 +1,121 @@
-"""Writes a rendered track to WAV (stdlib), or MP3 / Ogg Vorbis / FLAC (ffmpeg via pydub).
+"""Writes a rendered track to WAV (stdlib) or MP3 / Ogg Vorbis / Ogg Opus / FLAC (ffmpeg).
 
-The file is written next to its destination under a temporary name and moved into place with
-``os.replace``: an interrupted render never leaves a half-written file where the user's was.
+The PCM is streamed: ffmpeg is started with its standard input a pipe and takes the mix block
+by block while the next block is being mixed (the mix on one core, the encoder on another), so
+no track-long PCM copy and no temporary WAV exist. The output goes to a temporary name beside
+its destination and is moved into place with ``os.replace`` only when the encoder succeeded:
+an interrupted render never leaves a half-written file where the user's was.
+
+Encoded files carry title, artist and album tags (phones list the mission by name); every
+ffmpeg output is written with ``bitexact`` flags, so the same mission gives the same bytes
+(no random Ogg serial numbers, no encoder version string). WAV files carry no tags: their bytes
+stay exactly those of the plain RIFF file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import subprocess
+import tempfile
 import wave
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Protocol
 
 from authoring._files import atomic_target
 from authoring.audio.pcm import RATE
 from authoring.audio.tools import require_program
-from authoring.errors import AuthoringError, UsageError
+from authoring.errors import AuthoringError, EnvironmentMissingError, UsageError
 
-FORMATS = ("mp3", "ogg", "wav", "flac")
-_PYDUB_ARGS: dict[str, dict[str, object]] = {
-    "mp3": {"format": "mp3", "bitrate": "128k"},
-    # bitexact: otherwise ffmpeg gives each Ogg stream a random serial number, and the same
-    # mission would not give the same bytes twice
-    "ogg": {"format": "ogg", "codec": "libvorbis",
-            "parameters": ["-q:a", "4", "-fflags", "+bitexact", "-flags:a", "+bitexact"]},
-    "flac": {"format": "flac"},
-}
+FORMATS = ("mp3", "ogg", "opus", "wav", "flac")
+SUFFIXES = {"oga": "ogg"}
+#: Formats whose size is set by a bitrate, with the accepted range in kbit/s.
+BITRATE_RANGE = {"mp3": (8, 320), "ogg": (32, 500), "opus": (6, 510)}
+#: The default channels of each format. Speech is mono; the lossy formats are what players and
+#: phones get, and mono halves them (MP3 10 minutes: 9.7 MB stereo 128k, 4.8 MB mono 64k, same
+#: quality per channel). WAV and FLAC keep today's stereo files byte for byte.
+DEFAULT_CHANNELS = {"mp3": 1, "ogg": 1, "opus": 1, "wav": 2, "flac": 2}
+#: Default bitrate (kbit/s) per format and channel count; Ogg Vorbis uses quality 4 instead.
+DEFAULT_BITRATE = {("mp3", 1): 64, ("mp3", 2): 128, ("opus", 1): 32, ("opus", 2): 64}
+_MUXER = {"mp3": "mp3", "ogg": "ogg", "opus": "ogg", "flac": "flac"}
+_PIPE_BYTES = 1 << 20  # about 6 s of stereo PCM may wait in the pipe while the mix goes on
+CHANNEL_NAMES = {"mono": 1, "stereo": 2}
+
+
+@dataclass(frozen=True)
+class Tags:
+    """What a player shows for the file."""
+
+    title: str = ""
+    artist: str = ""
+    album: str = "Space Alert missions"
+
+
+@dataclass(frozen=True)
+class AudioSettings:
+    """The output format, its channels and bitrate (None: the format's default), and tags."""
+
+    fmt: str
+    channels: int | None = None
+    bitrate: int | None = None
+    tags: Tags = Tags()
+
+    @property
+    def out_channels(self) -> int:
+        """Returns the channel count written (given, else the format's default)."""
+        return self.channels if self.channels is not None else DEFAULT_CHANNELS[self.fmt]
+
+    def check(self) -> AudioSettings:
+        """Returns the settings; raises ``UsageError`` for a format, channels or bitrate misfit."""
+        if self.fmt not in FORMATS:
+            raise UsageError(f"unknown audio format {self.fmt!r}: expected one of "
+                             f"{', '.join(FORMATS)}")
+        if self.channels not in (None, 1, 2):
+            raise UsageError(f"channels must be mono or stereo, got {self.channels!r}")
+        if self.bitrate is not None:
+            if self.fmt not in BITRATE_RANGE:
+                raise UsageError(f"--bitrate applies to {', '.join(BITRATE_RANGE)}; "
+                                 f"{self.fmt.upper()} has no bitrate to choose")
+            low, high = BITRATE_RANGE[self.fmt]
+            if not low <= self.bitrate <= high:
+                raise UsageError(f"bitrate {self.bitrate} kbit/s is out of range for "
+                                 f"{self.fmt.upper()}: expected {low} to {high}")
+        return self
+
+    def describe(self) -> str:
+        """Returns a stable one-line description (a cache key ingredient)."""
+        return "|".join(str(v) for v in (self.fmt, self.out_channels, self.bitrate,
+                                         self.tags.title, self.tags.artist, self.tags.album))
+
+
+def parse_bitrate(text: str | None) -> int | None:
+    """Returns kbit/s from ``"64"`` or ``"64k"``; raises ``UsageError`` otherwise."""
+    if text is None:
+        return None
+    digits = text.strip().lower().removesuffix("k")
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 4:
+        raise UsageError(f"--bitrate expects kbit/s such as 64 or 64k, got {text!r}")
+    return int(digits)
+
+
+def parse_channels(text: str | None) -> int | None:
+    """Returns 1 or 2 from ``mono`` or ``stereo``; raises ``UsageError`` otherwise."""
+    if text is None:
+        return None
+    if text.lower() not in CHANNEL_NAMES:
+        raise UsageError(f"--channels expects mono or stereo, got {text!r}")
+    return CHANNEL_NAMES[text.lower()]
 
 
 def format_for(path: Path, given: str | None) -> str:
-    """Returns the output format: ``given``, else the file's suffix (mp3, ogg, wav, flac)."""
+    """Returns the output format: ``given``, else the file's suffix (mp3, ogg, opus, wav, flac)."""
     if given is not None:
         fmt = given.lower()
     else:
         fmt = path.suffix.lower().lstrip(".")
-        if fmt == "oga":
-            fmt = "ogg"
+        fmt = SUFFIXES.get(fmt, fmt)
     if fmt not in FORMATS:
         raise UsageError(f"cannot tell the audio format of {str(path)!r}: expected a suffix or "
                          f"--format among {', '.join(FORMATS)}, got {fmt or 'no suffix'!r}")
@@ -45,28 +128,180 @@ def check_encoder(fmt: str) -> None:
         require_program("ffmpeg", f"to write {fmt.upper()} files")
 
 
-def write_audio(pcm16_stereo: bytes | memoryview, out: Path, fmt: str) -> None:
-    """Writes 44.1 kHz 16-bit stereo PCM to ``out`` in ``fmt``, atomically.
+def encoder_args(settings: AudioSettings) -> list[str]:
+    """Returns ffmpeg's output options for ``settings`` (codec, rate, channels, tags, muxer).
 
-    The PCM is handed on as it is (``wave`` and pydub both take any byte buffer): no copy.
+    ``bench/render.py`` encodes with the same options, so its floor is the same work.
     """
-    # a view of wider items would make pydub count samples as bytes
-    data = pcm16_stereo.cast("B") if isinstance(pcm16_stereo, memoryview) else pcm16_stereo
-    check_encoder(fmt)
+    fmt, channels = settings.fmt, settings.out_channels
+    bitrate = settings.bitrate or DEFAULT_BITRATE.get((fmt, channels))
+    if fmt == "mp3":
+        codec = ["-codec:a", "libmp3lame", "-b:a", f"{bitrate}k", "-id3v2_version", "3"]
+    elif fmt == "ogg":
+        codec = ["-codec:a", "libvorbis",
+                 *(["-b:a", f"{bitrate}k"] if bitrate else ["-q:a", "4"])]
+    elif fmt == "opus":
+        # Opus runs at 48 kHz: ffmpeg resamples; the voip mode suits a speech-only track
+        codec = ["-codec:a", "libopus", "-b:a", f"{bitrate}k", "-application", "voip"]
+    else:
+        codec = ["-codec:a", "flac"]
+    tags: list[str] = []
+    for key, value in (("title", settings.tags.title), ("artist", settings.tags.artist),
+                       ("album", settings.tags.album)):
+        if value:
+            tags += ["-metadata", f"{key}={' '.join(value.split())}"]
+    # bitexact: no random Ogg serial numbers and no encoder version tag, so same in, same out
+    return [*codec, "-ac", str(channels), "-fflags", "+bitexact", "-flags:a", "+bitexact",
+            *tags, "-f", _MUXER[fmt]]
+
+
+class AudioSink(Protocol):
+    """Takes 16-bit PCM at 44.1 kHz with the sink's channel count, in any pieces."""
+
+    channels: int
+
+    def write(self, pcm: bytes) -> None:
+        """Appends PCM frames."""
+
+
+class _WavSink:
+    def __init__(self, writer: wave.Wave_write, channels: int) -> None:
+        self.channels = channels
+        self._writer = writer
+
+    def write(self, pcm: bytes) -> None:
+        self._writer.writeframesraw(pcm)
+
+
+class _EncoderSink:
+    def __init__(self, process: subprocess.Popen[bytes], channels: int, fmt: str,
+                 errors: IO[bytes]) -> None:
+        self.channels = channels
+        self._process = process
+        self._fmt = fmt
+        self._errors = errors
+
+    def write(self, pcm: bytes) -> None:
+        stdin = self._process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(pcm)
+        except BrokenPipeError:
+            self._process.wait()
+            raise self.failure() from None
+
+    def failure(self) -> AuthoringError:
+        self._errors.seek(0)
+        said = self._errors.read().decode("utf-8", "replace").strip().splitlines()
+        missing = [line for line in said if "Unknown encoder" in line]
+        if missing:  # an ffmpeg built without libopus, libmp3lame or libvorbis
+            return EnvironmentMissingError(
+                f"ffmpeg cannot write {self._fmt.upper()}: {missing[0].strip()}",
+                hint="install an ffmpeg built with that encoder (Debian's `apt-get install "
+                     "ffmpeg` has them all), or choose another --format")
+        return AuthoringError(f"ffmpeg could not encode {self._fmt.upper()}: "
+                              f"{said[-1] if said else f'exit {self._process.returncode}'}")
+
+    def finish(self) -> None:
+        stdin = self._process.stdin
+        assert stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            stdin.close()
+        if self._process.wait() != 0:
+            raise self.failure()
+
+    def abort(self) -> None:
+        if self._process.poll() is None:
+            self._process.kill()
+        with contextlib.suppress(OSError):
+            if self._process.stdin is not None:
+                self._process.stdin.close()
+        self._process.wait()
+
+
+def _grow_pipe(stream: IO[bytes]) -> None:
+    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only; elsewhere the default
+    if setpipe is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(stream.fileno(), setpipe, _PIPE_BYTES)
+
+
+@contextlib.contextmanager
+def open_audio(out: Path, settings: AudioSettings) -> Iterator[AudioSink]:
+    """Yields a sink that writes ``out`` in ``settings``; the file appears when the block ends.
+
+    For encoded formats ffmpeg starts at once (its start-up overlaps whatever the caller does
+    before the first block). On any exception, Ctrl-C included, the encoder is stopped and the
+    temporary file removed; ``out`` keeps its old content.
+    """
+    settings.check()
+    check_encoder(settings.fmt)
+    channels = settings.out_channels
     with atomic_target(out) as tmp:
-        if fmt == "wav":
+        if settings.fmt == "wav":
             with wave.open(str(tmp), "wb") as w:
-                w.setnchannels(2)
+                w.setnchannels(channels)
                 w.setsampwidth(2)
                 w.setframerate(RATE)
-                w.writeframes(data)
-        else:
-            from pydub import AudioSegment
-            from pydub.exceptions import CouldntEncodeError
-
-            seg = AudioSegment(data=data, sample_width=2, frame_rate=RATE, channels=2)
+                yield _WavSink(w, channels)
+            return
+        ffmpeg = require_program("ffmpeg", f"to write {settings.fmt.upper()} files")
+        command = [ffmpeg, "-v", "error", "-y", "-f", "s16le", "-ar", str(RATE), "-ac",
+                   str(channels), "-i", "pipe:0", *encoder_args(settings), str(tmp)]
+        # an unnamed file (gone with the process) holds what ffmpeg says
+        with tempfile.TemporaryFile() as errors:
+            process = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL, stderr=errors)
+            assert process.stdin is not None
+            _grow_pipe(process.stdin)
+            sink = _EncoderSink(process, channels, settings.fmt, errors)
             try:
-                seg.export(str(tmp), **_PYDUB_ARGS[fmt]).close()
-            except CouldntEncodeError as error:
-                raise AuthoringError(f"ffmpeg could not encode {fmt.upper()}: "
-                                     f"{str(error).splitlines()[0]}") from None
+                yield sink
+                sink.finish()
+            except BaseException:
+                sink.abort()
+                raise
+
+
+class PcmSource(Protocol):
+    """Anything that yields its track as PCM blocks (a ``Rendering``)."""
+
+    def pcm_blocks(self, channels: int = 2) -> Iterator[bytes]:
+        """Yields 16-bit PCM blocks with ``channels`` channels."""
+
+
+class StereoPcm:
+    """A ``PcmSource`` over 44.1 kHz 16-bit stereo PCM bytes (two identical channels)."""
+
+    def __init__(self, pcm: bytes | memoryview) -> None:
+        self.pcm = pcm.cast("B") if isinstance(pcm, memoryview) else pcm
+
+    def pcm_blocks(self, channels: int = 2) -> Iterator[bytes]:
+        """Yields the PCM (as it is, or its left channel for mono) in one block."""
+        if channels == 2:
+            yield bytes(self.pcm)
+        else:
+            import numpy as np
+
+            # the toolkit's stereo has two identical channels: the left one is the mono track
+            yield np.frombuffer(self.pcm, "<i2")[0::2].tobytes()
+
+
+def write_audio(source: PcmSource | bytes | memoryview, out: Path,
+                fmt: str | AudioSettings) -> None:
+    """Writes a track to ``out``, atomically.
+
+    ``source`` is a rendering (mixed block by block into the encoder) or 44.1 kHz 16-bit
+    stereo PCM bytes; ``fmt`` a format name (its default settings) or full settings.
+    """
+    settings = AudioSettings(fmt) if isinstance(fmt, str) else fmt
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = StereoPcm(source)
+    with open_audio(out, settings) as sink:
+        stream_into(sink, source.pcm_blocks(sink.channels))
+
+
+def stream_into(sink: AudioSink, blocks: Iterable[bytes]) -> None:
+    """Writes every block into ``sink``."""
+    for block in blocks:
+        sink.write(block)

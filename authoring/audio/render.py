@@ -7,16 +7,19 @@ allowed, mixed and reported as a warning). Sound effects may sit under speech.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from authoring.audio import sfx
 from authoring.audio.cache import ClipCache, default_cache_dir
 from authoring.audio.captions import CaptionCue
-from authoring.audio.mixer import Placed, mix, start_sample, to_stereo_pcm16
+from authoring.audio.mixer import MixPlan, Placed, pcm16_blocks, start_sample
 from authoring.audio.pcm import RATE, Samples, rms_dbfs
 from authoring.audio.phrases import cue_text
 from authoring.audio.synth import Synthesizer
@@ -63,32 +66,47 @@ def _short(text: str) -> str:
 
 @dataclass
 class Rendering:
-    """A rendered soundtrack: the mono master, the heard cues and what went wrong."""
+    """A rendered soundtrack: the mix plan of the mono master, the heard cues and what went wrong.
+
+    The track itself is mixed while it is written (``pcm_blocks``); ``track`` assembles it
+    whole for analysis.
+    """
 
     timeline: Timeline
     voice: Voice
-    track: Samples
+    plan: MixPlan
     cues: list[CaptionCue]
     clips: dict[int, Samples]
     speech_rms_dbfs: float
-    master_gain: float
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def frames(self) -> int:
+        """Returns the number of samples of the track (per channel)."""
+        return self.plan.length
 
     @property
     def duration_ms(self) -> int:
         """Returns the length of the track in ms."""
-        return len(self.track) * 1000 // RATE
+        return self.plan.length * 1000 // RATE
+
+    @property
+    def master_gain(self) -> float:
+        """Returns the gain applied to the whole mix (1.0 unless it would clip)."""
+        return self.plan.master
+
+    @cached_property
+    def track(self) -> Samples:
+        """Returns the whole mono master as one float array (built on first use)."""
+        return self.plan.track()
+
+    def pcm_blocks(self, channels: int = 2) -> Iterator[bytes]:
+        """Yields the track as 44.1 kHz 16-bit PCM (mono, or stereo), block by block."""
+        return pcm16_blocks(self.plan.blocks(), channels)
 
     def pcm16_stereo(self) -> bytes:
-        """Returns the track as 44.1 kHz 16-bit stereo PCM bytes."""
-        return self.pcm16_view().tobytes()
-
-    def pcm16_view(self) -> memoryview:
-        """Returns the same PCM as ``pcm16_stereo`` as a byte view, without copying it again.
-
-        ``write_audio`` takes it as it is: a render saves a copy of the track-long buffer.
-        """
-        return to_stereo_pcm16(self.track)
+        """Returns the whole track as 44.1 kHz 16-bit stereo PCM bytes (one buffer)."""
+        return b"".join(self.pcm_blocks(2))
 
 
 def length_ms(samples: Samples) -> int:
@@ -132,15 +150,19 @@ def _speech_clips(synth: Synthesizer, timeline: Timeline,
     return dict(zip(indices, clips, strict=True))
 
 
-def _effect(cue: Cue, ref_db: float) -> Samples | None:
+def _static_span(cue: Cue) -> tuple[int, str]:
+    """Returns the sample count and the noise seed of a static cue."""
+    until = cue.until_ms if cue.until_ms is not None else cue.start_ms + cue.nominal_ms
+    return start_sample(until) - start_sample(cue.start_ms), f"static:{cue.start_ms}:{until}"
+
+
+def _effect(cue: Cue, ref_db: float, shape: Future[Any] | None) -> Samples | None:
     if cue.kind == "chirp":
         return sfx.chirp(ref_db)
     if cue.kind == "transfer_beep":
         return sfx.beep(ref_db)
-    if cue.kind == "static":
-        until = cue.until_ms if cue.until_ms is not None else cue.start_ms + cue.nominal_ms
-        n = start_sample(until) - start_sample(cue.start_ms)
-        return sfx.static(n, ref_db, f"static:{cue.start_ms}:{until}") if n > 0 else None
+    if cue.kind == "static" and shape is not None:
+        return sfx.static_at(shape.result(), ref_db)
     return None
 
 
@@ -181,7 +203,21 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
     ``options.allow_overlap``, then each overlap becomes a warning).
     """
     synth = Synthesizer(voice, cache)
-    clips = _speech_clips(synth, timeline, progress)
+    cues = timeline.cues
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # the static's noise does not depend on the speech level: make it while clips load
+        shapes: dict[int, Future[Any]] = {}
+        if options.effects:
+            for i, cue in enumerate(cues):
+                if cue.kind == "static" and _static_span(cue)[0] > 0:
+                    shapes[i] = pool.submit(sfx.static_shape, *_static_span(cue))
+        clips = _speech_clips(synth, timeline, progress)
+        return _place(timeline, voice, clips, shapes, options, progress)
+
+
+def _place(timeline: Timeline, voice: Voice, clips: dict[int, Samples],
+           shapes: dict[int, Future[Any]], options: RenderOptions,
+           progress: Progress | None) -> Rendering:
     cues = timeline.cues
     lengths = [length_ms(clips[i]) if i in clips else 0 for i in range(len(cues))]
     texts = [cue_text(c, voice) if c.speech else "" for c in cues]
@@ -202,7 +238,7 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
     for i, cue in enumerate(cues):
         samples = clips.get(i)
         if samples is None and options.effects:
-            samples = _effect(cue, ref_db)
+            samples = _effect(cue, ref_db, shapes.get(i))
         text = texts[i]
         if samples is None:
             continue
@@ -211,15 +247,13 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
                                        cue.kind, text))
     end_ms = max([c.end_ms for c in caption_cues] + [timeline.phases_ms[-1]]) + TAIL_MS
     length = start_sample(end_ms)
-    bed: Callable[[Samples], None] | None = None
+    bed_loop: Samples | None = None
     bed_span = (0, 0)
     if options.bed:
         starts = [c.start_ms for c in cues if c.kind == "mission_start"]
         bed_span = (start_sample(starts[0] if starts else 0), start_sample(timeline.phases_ms[-1]))
-
-        def bed(out: Samples) -> None:
-            sfx.alarm_bed_into(out, ref_db, voice.bed_db)
+        bed_loop = sfx.alarm_loop(ref_db, voice.bed_db)
     if progress is not None:
         progress(len(clips), len(clips), "mixing")
-    track, master = mix(placed, length, bed, bed_span)
-    return Rendering(timeline, voice, track, caption_cues, clips, ref_db, master, warnings)
+    plan = MixPlan(placed, length, bed_loop, bed_span)
+    return Rendering(timeline, voice, plan, caption_cues, clips, ref_db, warnings)

@@ -70,6 +70,14 @@ def _moving_average(x: np.ndarray, width: int) -> np.ndarray:
 
 def static(n: int, ref_db: float, seed: str) -> Samples:
     """Returns ``n`` samples of crackling radio static (seeded: the same seed, the same noise)."""
+    return static_at(static_shape(n, seed), ref_db)
+
+
+def static_shape(n: int, seed: str) -> np.ndarray:
+    """Returns the static's waveform before its level is set (it does not depend on the level).
+
+    The renderer builds it on another thread while the speech clips load.
+    """
     rng = np.random.default_rng(random.Random(seed).getrandbits(64))
     noise = rng.standard_normal(n)
     # band-limit with two moving averages (≈ 400 Hz - 5 kHz): cheap, and no scipy import
@@ -77,7 +85,12 @@ def static(n: int, ref_db: float, seed: str) -> Samples:
     # crackle: the level wanders at a few hertz
     slow = rng.standard_normal(n // 2_000 + 2)
     envelope = np.interp(np.arange(n) / 2_000, np.arange(len(slow)), 0.7 + 0.3 * np.tanh(slow))
-    return _at_rms(_fade(band * envelope, 30), ref_db + STATIC_DB)
+    return _fade(band * envelope, 30)
+
+
+def static_at(shape: np.ndarray, ref_db: float) -> Samples:
+    """Returns a ``static_shape`` at its level under the speech RMS ``ref_db``."""
+    return _at_rms(shape, ref_db + STATIC_DB)
 
 
 def klaxon_cycle() -> Samples:
@@ -106,12 +119,26 @@ def alarm_bed(n: int, ref_db: float, bed_db: float) -> Samples:
     return out
 
 
+def alarm_loop(ref_db: float, bed_db: float) -> Samples:
+    """Returns one cycle of the alarm bed at ``bed_db`` under the speech RMS (it loops)."""
+    return np.asarray(klaxon_cycle() * np.float32(db_to_gain(ref_db + bed_db)), np.float32)
+
+
 def alarm_bed_into(out: Samples, ref_db: float, bed_db: float) -> None:
     """Fills ``out`` with the looping alarm bed (the samples ``alarm_bed`` returns), in place.
 
     The mixer writes the bed straight into the track this way: no track-long bed array.
     """
-    cycle = klaxon_cycle() * np.float32(db_to_gain(ref_db + bed_db))
-    for lo in range(0, len(out), len(cycle)):
-        chunk = out[lo:lo + len(cycle)]
-        chunk[:] = cycle[: len(chunk)]
+    loop_into(out, alarm_loop(ref_db, bed_db), 0)
+
+
+def loop_into(out: Samples, cycle: Samples, offset: int) -> None:
+    """Fills ``out`` with ``cycle`` looped, starting ``offset`` samples into the loop."""
+    n, period = len(out), len(cycle)
+    at = offset % period
+    done = 0
+    while done < n:
+        take = min(n - done, period - at)
+        out[done:done + take] = cycle[at:at + take]
+        done += take
+        at = 0

@@ -18,10 +18,16 @@ from authoring.audio import (
     format_for,
     load_voice,
     render_timeline,
-    write_audio,
 )
 from authoring.audio.captions import CAPTION_FORMATS, captions
-from authoring.audio.export import check_encoder
+from authoring.audio.export import (
+    AudioSettings,
+    Tags,
+    open_audio,
+    parse_bitrate,
+    parse_channels,
+    stream_into,
+)
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.mission import load_mission
@@ -42,8 +48,14 @@ def render(
         "--voice", help="Voice id or voice file (see `spacealert voices list`); default: the "
         "bundled voice of the mission's language, else en.", show_default=False)] = None,
     fmt: Annotated[str | None, typer.Option(
-        "--format", "-f", help="mp3, ogg, wav or flac (default: from OUT's suffix, else mp3).",
-        show_default=False)] = None,
+        "--format", "-f", help="mp3, ogg (Vorbis), opus (Ogg Opus), wav or flac (default: from "
+        "OUT's suffix, else mp3).", show_default=False)] = None,
+    channels: Annotated[str | None, typer.Option(
+        "--channels", help="mono or stereo (default: mono for mp3, ogg and opus, which halves "
+        "the file; stereo for wav and flac).", show_default=False)] = None,
+    bitrate: Annotated[str | None, typer.Option(
+        "--bitrate", help="kbit/s for mp3, ogg or opus, e.g. 48 or 48k (default: mp3 64 mono / "
+        "128 stereo, opus 32 / 64, ogg quality 4).", show_default=False)] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-p", min=4, max=5,
         help="4 or 5 players (default: the mission's); unconfirmed reports need 5.",
@@ -69,6 +81,7 @@ def render(
     be heard over each other are refused (exit 1) unless --allow-overlap is given. Missing
     ffmpeg or espeak-ng: exit 3.
     """
+    settings_channels, settings_bitrate = parse_channels(channels), parse_bitrate(bitrate)
     if caption_format is not None and caption_format not in CAPTION_FORMATS:
         raise UsageError(f"--captions expects one of {', '.join(CAPTION_FORMATS)}, "
                          f"got {caption_format!r}")
@@ -82,7 +95,8 @@ def render(
         raise UsageError(f"{out} is a folder: expected an output file name")
     if not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
-    check_encoder(fmt)
+    settings = AudioSettings(fmt, settings_channels, settings_bitrate,
+                             Tags(title=loaded.title, artist=loaded.author)).check()
     if voice is None:
         from authoring.audio.voice import voice_for_language
 
@@ -101,9 +115,10 @@ def render(
     timeline = compile_timeline(loaded, players)
     cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
     console = Console(stderr=True)
+    # the encoder starts before the clips are read, so its start-up costs no time
     with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
                   console=console, transient=True,
-                  disable=not console.is_terminal) as bar:
+                  disable=not console.is_terminal) as bar, open_audio(out, settings) as sink:
         task = bar.add_task("synthesizing", total=None)
 
         def report(done: int, total: int, what: str) -> None:
@@ -114,10 +129,12 @@ def render(
             timeline, chosen, cache=cache,
             options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
             progress=report)
-        bar.update(task, description=f"encoding {fmt}", total=None)
-        write_audio(rendering.pcm16_view(), out, fmt)
+        bar.update(task, description=f"mixing and encoding {fmt}", total=None)
+        stream_into(sink, rendering.pcm_blocks(sink.channels))
     for warning in rendering.warnings:
         err(f"warning: {warning}")
+    if cache is not None and cache.warning is not None:
+        err(f"warning: {cache.warning}")
     typer.echo(str(out))
     if caption_format is not None:
         side = out.with_suffix(f".{caption_format}")

@@ -8,20 +8,27 @@ existing folder is replaced only when it holds a site this command built before.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import shutil
 import tempfile
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from authoring._files import atomic_target
+from authoring._files import atomic_target, sweep_leftovers, temp_prefix
 from authoring.audio import ClipCache, Voice, default_cache_dir, load_voice, render_timeline
 from authoring.audio.captions import captions
-from authoring.audio.export import check_encoder, write_audio
+from authoring.audio.export import (
+    AudioSettings,
+    AudioSink,
+    PcmSource,
+    Tags,
+    check_encoder,
+    open_audio,
+)
 from authoring.audio.voice import voices_speaking
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission.model import Mission
@@ -48,7 +55,7 @@ from authoring.render.site import (
 MARKER = ".spacealert-site"
 CAPTION_FORMATS = ("vtt", "srt", "json")
 #: Bump when the audio export settings change, so cached encodings are not reused.
-ENCODING_VERSION = "2"
+ENCODING_VERSION = "3"
 SHEET_LABELS = {"briefing": "Briefing sheet", "threats": "Threat cards",
                 "comms-officer": "Comms officer's sheet", "answer-key": "Answer key"}
 #: Reports progress as one line of text.
@@ -161,33 +168,71 @@ def _encoder_identity() -> str:
     return f"{found}|{info.st_size}|{int(info.st_mtime)}|{ENCODING_VERSION}"
 
 
-def _encode(pcm: bytes, fmt: str, target: Path, cache: Path | None) -> None:
-    """Encodes ``pcm`` to ``target``, reusing an earlier encoding of the same samples.
+def _warn_once(warnings: list[str], cache: Path, text: str) -> None:
+    """Adds ``text`` unless a warning about the same cache folder was already given."""
+    if not any(str(cache) in w for w in warnings):
+        warnings.append(text)
+
+
+def _pcm_digest(source: PcmSource) -> str:
+    digest = hashlib.sha256()
+    for block in source.pcm_blocks(1):  # stereo is the mono track twice: mono names it
+        digest.update(block)
+    return digest.hexdigest()
+
+
+def _encoded_key(pcm_digest: str, settings: AudioSettings) -> str:
+    text = f"{pcm_digest}|{settings.describe()}|{_encoder_identity()}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _encode(source: PcmSource, targets: dict[Path, AudioSettings], cache: Path | None,
+            warnings: list[str] | None = None) -> None:
+    """Encodes ``source`` into every target, reusing earlier encodings of the same samples.
 
     Encoding is most of a rebuild's time (ffmpeg takes seconds per track); the encoded file is
-    kept in the cache under the hash of the samples and the format, so an unchanged soundtrack
-    is copied instead of encoded again.
+    kept in the cache under the hash of the samples and the settings, so an unchanged
+    soundtrack is copied instead of encoded again. The others are encoded side by side: the
+    track is mixed once and each block goes to every encoder (each ffmpeg on its own core).
+    A cache that cannot be used costs time only (one line in ``warnings``).
     """
-    if cache is None:
-        write_audio(pcm, target, fmt)
-        return
-    key = hashlib.sha256(pcm + f"{fmt}|{_encoder_identity()}".encode()).hexdigest()
-    kept = cache / "encoded" / key[:2] / f"{key}.{fmt}"
-    if kept.is_file():
-        shutil.copyfile(kept, target)
-        return
-    write_audio(pcm, target, fmt)
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_target(kept) as tmp:
-            shutil.copyfile(target, tmp)
-    except (OSError, InvalidInputError):
-        pass  # a cache that cannot be written is no error
+    todo = dict(targets)
+    kept: dict[Path, Path] = {}
+    if cache is not None:
+        pcm_digest = _pcm_digest(source)  # one mixing pass names every format's encoding
+        for target, settings in targets.items():
+            key = _encoded_key(pcm_digest, settings)
+            kept[target] = cache / "encoded" / key[:2] / f"{key}.{settings.fmt}"
+            with contextlib.suppress(OSError):
+                if kept[target].is_file():
+                    shutil.copyfile(kept[target], target)
+                    del todo[target]
+    if todo:
+        with contextlib.ExitStack() as stack:
+            sinks: list[AudioSink] = [stack.enter_context(open_audio(target, settings))
+                                      for target, settings in todo.items()]
+            wanted = sorted({sink.channels for sink in sinks})
+            streams = {channels: source.pcm_blocks(channels) for channels in wanted}
+            for blocks in zip(*streams.values(), strict=True):
+                by_channels = dict(zip(wanted, blocks, strict=True))
+                for sink in sinks:
+                    sink.write(by_channels[sink.channels])
+    for target in todo:
+        if target not in kept:
+            continue
+        try:
+            kept[target].parent.mkdir(parents=True, exist_ok=True)
+            with atomic_target(kept[target]) as tmp:
+                shutil.copyfile(target, tmp)
+        except (OSError, InvalidInputError, UsageError) as error:
+            if warnings is not None and cache is not None:
+                _warn_once(warnings, cache, f"cannot keep encoded files in the cache {cache}: "
+                                            f"{getattr(error, 'strerror', None) or error}")
 
 
 def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
                     writer: _Writer, options: BuildOptions,
-                    progress: Progress) -> MissionEntry:
+                    progress: Progress, warnings: list[str]) -> MissionEntry:
     mission: Mission = checked.mission
     slug = mission.id
     base = f"files/{slug}"
@@ -199,16 +244,15 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
     for voice in voices:
         progress(f"rendering {slug} with voice {voice.id}")
         rendering = render_timeline(timeline, voice, cache=cache)
-        pcm = rendering.pcm16_stereo()
+        if cache is not None and cache.warning is not None:
+            _warn_once(warnings, cache.folder, cache.warning)
         stem = f"{base}/{slug}.{voice.id}"
+        tags = Tags(title=mission.title, artist=mission.author or ", ".join(pack.authors),
+                    album=pack.title)
+        targets = {writer.path(f"{stem}.{fmt}"): AudioSettings(
+            fmt, pack.channels, pack.bitrate(fmt), tags).check() for fmt in pack.audio}
+        _encode(rendering, targets, cache_root, warnings)
         sources = []
-        # ffmpeg runs as a separate process: encode the formats side by side.
-        with ThreadPoolExecutor(max_workers=max(1, min(len(pack.audio), os.cpu_count() or 1))
-                                ) as pool:
-            jobs = [pool.submit(_encode, pcm, fmt, writer.path(f"{stem}.{fmt}"), cache_root)
-                    for fmt in pack.audio]
-            for job in jobs:
-                job.result()
         for fmt in pack.audio:
             sources.append(AudioSource(f"{stem}.{fmt}", AUDIO_TYPES[fmt]))
             downloads.append(writer.download(f"{stem}.{fmt}",
@@ -284,10 +328,13 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
     warnings = _unused_voices(voices, chosen, checked)
     epoch = build_epoch(_pack_sources(pack))
 
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    # staging folders of a killed build (and the old site it was swapping out) go first
+    sweep_leftovers(out.parent, ".tmp", out.name)
+    sweep_leftovers(out.parent, ".old", out.name)
+    staging = Path(tempfile.mkdtemp(prefix=temp_prefix(out.name), suffix=".tmp", dir=out.parent))
     try:
         writer = _Writer(staging)
-        entries = tuple(_render_mission(c, v, pack, writer, options, progress)
+        entries = tuple(_render_mission(c, v, pack, writer, options, progress, warnings)
                         for c, v in zip(checked, chosen, strict=True))
         top = slugify(pack.title)
         model = SiteModel(
@@ -324,7 +371,9 @@ def _swap_into_place(staging: Path, out: Path) -> None:
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
     os.chmod(staging, 0o755)
     if out.exists():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+        old = Path(tempfile.mkdtemp(prefix=temp_prefix(out.name), suffix=".old",
+                                    dir=out.parent))
+        os.rmdir(old)  # only the unique name is wanted: os.replace needs it free
         os.replace(out, old)
         os.replace(staging, out)
         shutil.rmtree(old, ignore_errors=True)

@@ -30,6 +30,12 @@ class Pack:
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
     audio: tuple[str, ...] = DEFAULT_AUDIO
     sheets: tuple[str, ...] = DEFAULT_SHEETS
+    channels: int | None = None  # None: each format's default (mono for the lossy ones)
+    bitrates: tuple[tuple[str, int], ...] = ()  # (format, kbit/s) chosen in pack.yaml
+
+    def bitrate(self, fmt: str) -> int | None:
+        """Returns the bitrate chosen for ``fmt`` in kbit/s (None: the format's default)."""
+        return dict(self.bitrates).get(fmt)
 
     @property
     def manifest(self) -> Path:
@@ -100,4 +106,6 @@ def load_pack(packdir: Path) -> Pack:
         languages=tuple(str(v) for v in data.get("languages", DEFAULT_LANGUAGES)),
         audio=tuple(str(v) for v in data.get("audio", DEFAULT_AUDIO)),
         sheets=tuple(str(v) for v in data.get("sheets", DEFAULT_SHEETS)),
+        channels={"mono": 1, "stereo": 2}.get(str(data.get("audio_channels", ""))),
+        bitrates=tuple((str(k), int(v)) for k, v in data.get("audio_bitrate", {}).items()),
     )

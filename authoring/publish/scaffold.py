@@ -16,7 +16,9 @@ authors: ["Your Name"]
 licence: CC-BY-4.0
 languages: [en]
 voices: [en]           # bundled voices (see `spacealert voices list`) or voice files in the pack
-audio: [mp3]           # formats offered to the browser, best first (mp3, ogg, wav)
+audio: [mp3]           # formats offered to the browser, best first (mp3, ogg, opus, wav)
+audio_channels: mono   # mono (half the size of stereo for a speech track) or stereo
+# audio_bitrate: {{mp3: 64, opus: 32}}   # kbit/s per format, for smaller or better files
 sheets: [briefing, comms-officer]
 missions:
   - missions/first-watch.yaml

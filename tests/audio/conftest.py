@@ -43,7 +43,7 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory,
 
 @pytest.fixture(autouse=True)
 def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Sends the temporary files of espeak-ng calls and pydub exports to a per-test folder."""
+    """Sends the temporary files of espeak-ng calls (and any other) to a per-test folder."""
     folder = tmp_path / "scratch"
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))

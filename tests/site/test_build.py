@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 import stat
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -106,7 +108,14 @@ def test_rebuild_is_byte_identical_and_replaces_an_earlier_build(
     again_dir.mkdir()
     (again_dir / MARKER).write_text("old build\n", encoding="utf-8")
     (again_dir / "stale.html").write_text("old", encoding="utf-8")
+    # the staging folder of a build killed with kill -9 (its process is gone, it is older)
+    child = subprocess.Popen(["true"])
+    child.wait()
+    leftover = tmp_path / f".again.{child.pid}-k2j4h5g6.tmp"
+    (leftover / "files").mkdir(parents=True)
+    os.utime(leftover, (1_000_000_000, 1_000_000_000))
     again = build_test_pack(tmp_path, "again", cache=cache)
+    assert not leftover.exists()
     assert site_files(again.out) == site_files(built.out)
     assert not list(tmp_path.glob(".again*"))  # no staging or old folder left behind
 
@@ -158,20 +167,22 @@ def test_mission_language_must_be_listed(tmp_path: Path) -> None:
 
 def test_encoding_is_deterministic_and_reused_from_the_cache(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authoring.audio.export import AudioSettings, StereoPcm
     from authoring.publish import build as build_module
 
-    pcm = bytes(range(256)) * 700  # 0.25 s of 16-bit stereo noise at 44.1 kHz
-    build_module._encode(pcm, "mp3", tmp_path / "a.mp3", None)
-    build_module._encode(pcm, "mp3", tmp_path / "b.mp3", None)
+    pcm = StereoPcm(bytes(range(256)) * 700)  # 0.25 s of 16-bit stereo noise at 44.1 kHz
+    mp3 = AudioSettings("mp3")
+    build_module._encode(pcm, {tmp_path / "a.mp3": mp3}, None)
+    build_module._encode(pcm, {tmp_path / "b.mp3": mp3}, None)
     assert (tmp_path / "a.mp3").read_bytes() == (tmp_path / "b.mp3").read_bytes()
-    build_module._encode(pcm, "mp3", tmp_path / "c.mp3", tmp_path / "cache")
+    build_module._encode(pcm, {tmp_path / "c.mp3": mp3}, tmp_path / "cache")
     assert len(list((tmp_path / "cache" / "encoded").rglob("*.mp3"))) == 1
 
     def no_encoder(*args: object) -> None:
         raise AssertionError("encoded again instead of reusing the cache")
 
-    monkeypatch.setattr(build_module, "write_audio", no_encoder)
-    build_module._encode(pcm, "mp3", tmp_path / "d.mp3", tmp_path / "cache")
+    monkeypatch.setattr(build_module, "open_audio", no_encoder)
+    build_module._encode(pcm, {tmp_path / "d.mp3": mp3}, tmp_path / "cache")
     assert (tmp_path / "d.mp3").read_bytes() == (tmp_path / "a.mp3").read_bytes()
 
 
@@ -191,3 +202,51 @@ def test_each_mission_gets_the_voices_of_its_language() -> None:
     assert [v.id for v in _voices_for(german, voices)] == ["de"]
     with pytest.raises(InvalidInputError, match="no voice of the pack speaks 'de-AT'"):
         _voices_for(german, voices[:1])
+
+
+def test_one_mix_feeds_every_format_with_the_pack_settings(tmp_path: Path) -> None:
+    import json
+    import wave
+
+    from authoring.audio import ClipCache, load_voice, render_timeline
+    from authoring.audio.export import AudioSettings, Tags, write_audio
+    from authoring.mission import load_mission
+    from authoring.mission.timeline import compile_timeline
+    from authoring.publish.build import _encode
+
+    timeline = compile_timeline(load_mission(PACK / "missions" / "tiny-drill.yaml"))
+    rendering = render_timeline(timeline, load_voice("en"), cache=ClipCache(tmp_path / "c"))
+    tags = Tags("Tiny drill", "Ann Author", "Test pack")
+    targets = {tmp_path / "t.opus": AudioSettings("opus", None, 24, tags),
+               tmp_path / "t.mp3": AudioSettings("mp3", 2, 48, tags),
+               tmp_path / "t.wav": AudioSettings("wav", 1, None, tags)}
+    warnings: list[str] = []
+    _encode(rendering, targets, None, warnings)
+    assert warnings == []
+    for path, settings in targets.items():
+        if settings.fmt == "wav":
+            with wave.open(str(path)) as w:
+                assert (w.getnchannels(), w.getnframes()) == (1, rendering.frames)
+            continue
+        info = json.loads(subprocess.run(
+            ["ffprobe", "-v", "error", "-show_streams", "-show_format", "-of", "json",
+             str(path)], capture_output=True, check=True, text=True).stdout)
+        stream = info["streams"][0]
+        assert stream["channels"] == settings.out_channels
+        tagged = {**info["format"].get("tags", {}), **stream.get("tags", {})}
+        assert {k.lower(): v for k, v in tagged.items()}["album"] == "Test pack"
+        # each file is what encoding it alone gives: the shared mix changes no byte
+        alone = tmp_path / f"alone.{settings.fmt}"
+        write_audio(rendering, alone, settings)
+        assert alone.read_bytes() == path.read_bytes()
+
+
+def test_a_file_as_cache_dir_builds_the_same_site_with_one_warning(
+        built: BuildResult, tmp_path: Path) -> None:
+    blocker = tmp_path / "cache-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = build_test_pack(tmp_path, "site", cache=blocker)
+    assert site_files(result.out) == site_files(built.out)
+    assert len(result.warnings) == 1
+    assert str(blocker) in result.warnings[0] and "Not a directory" in result.warnings[0]
+    assert blocker.read_text(encoding="utf-8") == "not a folder"

@@ -77,3 +77,26 @@ def test_a_folder_without_manifest_is_refused(tmp_path: Path) -> None:
         load_pack(tmp_path)
     with pytest.raises(InvalidInputError, match="expected a pack folder, got nothing"):
         load_pack(tmp_path / "nope")
+
+
+def test_a_pack_chooses_smaller_audio(tmp_path: Path) -> None:
+    pack = load_pack(make_pack(tmp_path, MINIMAL + "audio: [opus, mp3]\naudio_channels: stereo\n"
+                                         "audio_bitrate: {mp3: 48, opus: 24}\n"))
+    assert pack.audio == ("opus", "mp3")
+    assert (pack.channels, pack.bitrate("mp3"), pack.bitrate("opus"), pack.bitrate("ogg")) == \
+        (2, 48, 24, None)
+    assert load_pack(make_pack(tmp_path / "b", MINIMAL)).channels is None  # formats' defaults
+
+
+@pytest.mark.parametrize(("extra", "where", "word"), [
+    ("audio_channels: surround\n", (6, 17), "surround"),
+    ("audio_bitrate: {mp3: 999}\n", (6, 22), "999"),
+    ("audio_bitrate: {wav: 64}\n", (6, 17), "wav"),
+])
+def test_bad_audio_choices_are_located(tmp_path: Path, extra: str, where: tuple[int, int],
+                                       word: str) -> None:
+    with pytest.raises(InvalidFileError) as caught:
+        load_pack(make_pack(tmp_path, MINIMAL + extra))
+    problem = caught.value.problems[0]
+    assert (problem.line, problem.col) == where
+    assert word in problem.message

@@ -16,7 +16,8 @@ from authoring.mission.model import Mission
 from authoring.mission.timeline import Timeline
 
 #: Browser MIME type of each audio format the pack can render.
-AUDIO_TYPES = {"mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav"}
+AUDIO_TYPES = {"mp3": "audio/mpeg", "ogg": "audio/ogg", "opus": 'audio/ogg; codecs="opus"',
+               "wav": "audio/wav"}
 
 
 @dataclass(frozen=True)
