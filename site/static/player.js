@@ -435,4 +435,13 @@
   });
 
   update(0);
+
+  // "#play" (from `spacealert play`): start at once. A browser that refuses to play sound
+  // before a click leaves the page waiting, with the play button marked.
+  if (window.location.hash === "#play") {
+    var started = audio.play();
+    if (started && started.catch) {
+      started.catch(function () { playBtn.classList.add("waiting"); });
+    }
+  }
 }());
