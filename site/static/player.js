@@ -60,11 +60,6 @@
     return phases.length + 1;
   }
 
-  function indexListed() {
-    listed = cues.filter(function (c) { return c.l; });
-    items = list ? Array.prototype.slice.call(list.querySelectorAll("li")) : [];
-  }
-
   // How many listed cues the current view shows at ``ms``: all of them, or those started.
   function shownCount(ms) {
     if (view === "author") { return listed.length; }
@@ -73,33 +68,46 @@
     return n;
   }
 
+  function makeItem(c) {
+    var li = document.createElement("li");
+    li.className = "cue kind-" + c.k + (c.z ? " zone-" + c.z : "");
+    li.dataset.start = c.s;
+    li.dataset.end = c.e;
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "cue-time";
+    b.textContent = fmt(c.s);
+    b.setAttribute("aria-label", "Jump to " + fmt(c.s));
+    var span = document.createElement("span");
+    span.className = "cue-text";
+    span.textContent = c.t;
+    li.appendChild(b);
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(span);
+    return li;
+  }
+
+  // Adds the cues announced since the last call (or removes those after a seek back), so
+  // the list grows under the crew's eyes without being redrawn.
   function syncList(ms) {
-    if (list && shownCount(ms) !== items.length) { rebuildList(ms); }
+    if (!list) { return; }
+    var want = shownCount(ms);
+    if (want === items.length) { return; }
+    while (items.length < want) {
+      var li = makeItem(listed[items.length]);
+      list.appendChild(li);
+      items.push(li);
+    }
+    while (items.length > want) { list.removeChild(items.pop()); }
+    current = -2;
   }
 
   function rebuildList(ms) {
+    listed = cues.filter(function (c) { return c.l; });
+    items = [];
     if (!list) { return; }
     while (list.firstChild) { list.removeChild(list.firstChild); }
-    listed = cues.filter(function (c) { return c.l; });
-    listed.slice(0, shownCount(ms)).forEach(function (c) {
-      var li = document.createElement("li");
-      li.className = "cue kind-" + c.k + (c.z ? " zone-" + c.z : "");
-      li.dataset.start = c.s;
-      li.dataset.end = c.e;
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "cue-time";
-      b.textContent = fmt(c.s);
-      b.setAttribute("aria-label", "Jump to " + fmt(c.s));
-      var span = document.createElement("span");
-      span.className = "cue-text";
-      span.textContent = c.t;
-      li.appendChild(b);
-      li.appendChild(document.createTextNode(" "));
-      li.appendChild(span);
-      list.appendChild(li);
-    });
-    indexListed();
+    syncList(ms);
     current = -2;
   }
 

@@ -65,6 +65,14 @@ def test_crew_view_is_the_default_and_holds_no_future_announcement(
     assert [c["text"] for c in future if c["text"] in html] == []
     assert "Time T plus one" in html
     tab.screenshot(path=str(shots_dir(tmp_path) / "mission-crew.png"), full_page=True)
+
+    # the next announcement joins the list; the ones shown stay the same nodes (no redraw)
+    tab.evaluate("document.querySelector('#cues li').dataset.mark = 'kept'")
+    later = next(c for c in future)
+    seek(tab, (later["start_ms"] + 200) / 1000)
+    assert tab.locator("#cues li").count() == len(past) + 1
+    assert tab.get_attribute("#cues li:first-child", "data-mark") == "kept"
+    assert tab.text_content("#cues li:last-child .cue-text") == later["text"]
     assert tab.problems == []
 
 
