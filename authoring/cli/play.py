@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +14,11 @@ from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 
 app = typer.Typer()
+
+
+def _terminated(signum: int, frame: object) -> None:
+    err("terminated")
+    raise SystemExit(128 + signum)
 
 
 @app.command()
@@ -68,6 +74,9 @@ def play(
         serve_in_browser,
     )
 
+    # SIGTERM ends the session like Ctrl-C does, through the clean-up below (ffplay ended,
+    # the temporary folder removed), with the conventional status 128 + 15.
+    signal.signal(signal.SIGTERM, _terminated)
     if random_mission == (mission is not None):
         raise UsageError("give a MISSION file or --random (one of them)")
     if not random_mission and (seed is not None or profile != "base"):

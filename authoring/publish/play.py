@@ -101,10 +101,42 @@ def prepare(mission: Mission, voice: Voice, root: Path, cache: ClipCache | None,
                     rendering.duration_ms, mission.title)
 
 
+SCRATCH_PREFIX = "spacealert-play-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
+
+
+def remove_leftovers(parent: Path) -> list[Path]:
+    """Removes the folders of earlier sessions that were killed (their process is gone).
+
+    A folder is named after the session's process id, so a running session's is kept.
+    """
+    removed = []
+    for folder in parent.glob(f"{SCRATCH_PREFIX}*-*"):
+        pid = folder.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if folder.is_dir() and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
 @contextmanager
 def scratch_folder() -> Iterator[Path]:
-    """A private temporary folder for one session, removed however the session ends."""
-    folder = Path(tempfile.mkdtemp(prefix="spacealert-play-"))
+    """A private temporary folder for one session, removed however the session ends.
+
+    Leftovers of killed sessions (kill -9 runs no cleanup) are removed first.
+    """
+    parent = Path(tempfile.gettempdir())
+    remove_leftovers(parent)
+    folder = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=parent))
     try:
         yield folder
     finally:

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from authoring.publish import BuildResult
-from authoring.publish.play import StopWatch, status_line
+from authoring.publish.play import StopWatch, remove_leftovers, status_line
 from tests.site.helpers import PACK
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,6 +59,18 @@ def test_stop_watch_leaves_out_the_paused_time() -> None:
     watch.resume()
     now[0] = 21.0
     assert (watch.ms(), watch.paused) == (3500, False)
+
+
+def test_leftovers_of_dead_sessions_only_are_removed(tmp_path: Path) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # its pid now names no process
+    mine = tmp_path / f"spacealert-play-{os.getpid()}-abc"
+    theirs = tmp_path / f"spacealert-play-{dead.pid}-xyz"
+    other = tmp_path / "spacealert-player-notes"
+    for folder in (mine, theirs, other):
+        (folder / "files").mkdir(parents=True)
+    assert remove_leftovers(tmp_path) == [theirs]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name])
 
 
 @pytest.fixture
@@ -182,6 +194,35 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, env: dict[str, str]) -> None:
     assert "Traceback" not in errors
     assert gone(pid)  # it ignored SIGINT: play ended it
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_sigterm_stops_cleanly_and_a_killed_session_is_cleaned_next_time(
+        tmp_path: Path, env: dict[str, str]) -> None:
+    child = start([str(MISSION), "--no-browser"], env, stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE)
+    pid = int(ffplay_log(tmp_path)[1])
+    os.kill(child.pid, signal.SIGTERM)
+    _, errors = child.communicate(timeout=20)
+    assert child.returncode == 143, errors
+    assert errors.splitlines()[-1] == "terminated" and "Traceback" not in errors
+    assert gone(pid)
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+    (tmp_path / "ffplay.log").unlink()
+    child = start([str(MISSION), "--no-browser"], env, stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE)
+    pid = int(ffplay_log(tmp_path)[1])
+    os.kill(child.pid, signal.SIGKILL)  # no clean-up at all
+    child.wait(timeout=20)
+    os.kill(pid, signal.SIGTERM)  # its orphaned ffplay (the test's own fake) holds the pipes
+    child.communicate(timeout=20)
+    left = list((tmp_path / "tmp").iterdir())
+    assert len(left) == 1 and left[0].name.startswith(f"spacealert-play-{child.pid}-")
+    env["FAKE_FFPLAY_SECONDS"] = "0.2"
+    done = subprocess.run([sys.executable, "-m", "authoring", "play", str(MISSION)], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert list((tmp_path / "tmp").iterdir()) == []  # the killed session's folder too
 
 
 def test_random_mission_is_generated_and_played(tmp_path: Path, env: dict[str, str]) -> None:
