@@ -21,8 +21,15 @@ from typing import Any
 
 import pytest
 
+from authoring.errors import EnvironmentMissingError
 from authoring.publish import BuildResult
-from authoring.publish.play import StopWatch, remove_leftovers, status_line
+from authoring.publish.play import (
+    PlaySite,
+    StopWatch,
+    play_in_terminal,
+    remove_leftovers,
+    status_line,
+)
 from tests.site.helpers import PACK
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,6 +66,13 @@ def test_stop_watch_leaves_out_the_paused_time() -> None:
     watch.resume()
     now[0] = 21.0
     assert (watch.ms(), watch.paused) == (3500, False)
+
+
+def test_a_missing_ffplay_is_a_missing_environment_piece(tmp_path: Path) -> None:
+    site = PlaySite(tmp_path, "missions/x.html", tmp_path / "x.wav", (1000,), 1000, "x")
+    with pytest.raises(EnvironmentMissingError, match="no-such-ffplay not found") as caught:
+        play_in_terminal(site, sys.stdout, None, ffplay="no-such-ffplay")
+    assert caught.value.exit_code == 3
 
 
 def test_leftovers_of_dead_sessions_only_are_removed(tmp_path: Path) -> None:
