@@ -17,6 +17,7 @@ from authoring.cli import (
     interchange,
     lint,
     pack,
+    play,
     render,
     resolve,
     rules,
@@ -40,6 +41,7 @@ for module in (validate, timeline, lint, rules, render, voices, simulate, resolv
                sheets, generate, interchange, schema):
     app.add_typer(module.app)
 app.add_typer(pack.app, name="pack")
+app.add_typer(play.app)
 
 
 def _show_version(value: bool) -> None:

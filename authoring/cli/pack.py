@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from authoring import __version__
 from authoring.cli._common import err, format_problem, reports_errors
 from authoring.errors import UsageError
+
+if TYPE_CHECKING:
+    from authoring.publish import BuildOptions, PreviewServer
+    from authoring.publish.watch import Snapshot
 
 app = typer.Typer(no_args_is_help=True,
                   help="Build a mission pack into a static website with an in-browser player.")
@@ -84,21 +88,48 @@ def serve(
         "--port", "-p", min=0, max=65535, metavar="PORT",
         help="The port on 127.0.0.1 (0 picks a free one).")]
         = 8000,
+    watch: Annotated[bool, typer.Option(
+        "--watch", help="Rebuild the site when a file of the pack changes (needs a pack "
+        "folder; builds it first if it has no site yet).")] = False,
+    interval: Annotated[float, typer.Option(
+        "--interval", min=0.05, max=60.0, metavar="SECONDS",
+        help="How often --watch looks for changes.")] = 0.5,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="With --watch: synthesize every phrase again.")] = False,
+    cache_dir: Annotated[Path | None, typer.Option(
+        "--cache-dir", show_default=False, metavar="DIR",
+        help="With --watch: the clip cache folder (default: $SPACEALERT_CACHE_DIR or the "
+             "platform cache).")] = None,
 ) -> None:
     """Preview a built site on http://127.0.0.1:PORT/ (with the byte ranges audio seeking needs).
 
-    The server answers only on this computer. Stop it with Ctrl+C.
+    The server answers only on this computer. With --watch, a pack folder is rebuilt whenever
+    one of its files changes; a failed rebuild is reported and the last good site stays.
+    Stop it with Ctrl+C.
     """
-    from authoring.publish import PreviewServer
+    from authoring.publish import BuildOptions, PreviewServer, build_pack
     from authoring.publish.build import MARKER
     from authoring.publish.manifest import MANIFEST
 
     root = path
-    if (path / MANIFEST).is_file() and not (path / "index.html").is_file():
+    is_pack = (path / MANIFEST).is_file()
+    if is_pack and not (path / "index.html").is_file():
         root = path / "_site"
+    if watch and not is_pack:
+        raise UsageError(f"{path}: --watch needs a pack folder (with {MANIFEST})",
+                         hint="give the pack folder, not its built site")
+    options = BuildOptions(use_cache=not no_cache, cache_dir=cache_dir,
+                           generator=f"spacealert-authoring {__version__}")
+    from authoring.publish.watch import snapshot
+
+    # the state the served site is built from: an edit from here on triggers a rebuild
+    baseline = snapshot(path, [root]) if watch else {}
+    if watch and not (root / "index.html").is_file():
+        err(f"building {path} first")
+        build_pack(path, root, options, progress=err)
     if not (root / "index.html").is_file():
         hint = f"build it first with `spacealert pack build {path}`" \
-            if (path / MANIFEST).is_file() else "give a built site or a pack folder"
+            if is_pack else "give a built site or a pack folder"
         raise UsageError(f"{root}: no index.html here to serve", hint=hint)
     if not (root / MARKER).is_file():
         err(f"note: {root} was not built by `spacealert pack build`; serving it anyway")
@@ -110,7 +141,35 @@ def serve(
     typer.echo(server.url)
     err(f"serving {root} on {server.url} (Ctrl+C stops)")
     with server:
-        server.serve_forever()
+        if not watch:
+            server.serve_forever()
+            return
+        _serve_and_watch(server, path, root, options, interval, baseline)
+
+
+def _serve_and_watch(server: PreviewServer, pack: Path, root: Path, options: BuildOptions,
+                     interval: float, baseline: Snapshot) -> None:
+    """Serves from a thread and rebuilds in this one (Ctrl-C then stops a build cleanly)."""
+    import threading
+
+    from authoring.publish.watch import Rebuild, watch
+
+    def report(rebuild: Rebuild) -> None:
+        what = ", ".join(rebuild.changed[:3]) + (" …" if len(rebuild.changed) > 3 else "")
+        if rebuild.error is not None:
+            err(f"rebuild after {what} failed (still serving the last good site): "
+                f"{rebuild.error.message}")
+            return
+        err(f"rebuilt after {what}")
+
+    stop = threading.Event()
+    server.start_in_background()
+    err(f"watching {pack} for changes")
+    try:
+        watch(pack, root, options, report, stop, interval, baseline)
+    finally:
+        stop.set()
+        server.shutdown()
 
 
 @app.command("new")

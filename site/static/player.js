@@ -1,5 +1,11 @@
 /* Space Alert soundtrack player: clock, phase countdown, captions, cue list, threat flashes.
-   No framework and no network: it reads the JSON in #player-data and drives the <audio>. */
+   No framework and no network: it reads the JSON in #player-data and drives the <audio>.
+
+   Two views of the cue list. The crew view (the default) shows only what has been announced
+   so far: a crew at the table must not read which threats come where. The author view lists
+   every announcement. The choice is remembered per browser (localStorage). In the crew view
+   no future announcement text is in the page: the JSON is removed from the document once
+   read, and list items are created only when their cue has started. */
 (function () {
   "use strict";
 
@@ -9,11 +15,15 @@
   if (!dataEl || !audio || !player) { return; }
 
   var data = JSON.parse(dataEl.textContent);
+  // The data holds every announcement: keep it out of the document (crew view, see above).
+  dataEl.parentNode.removeChild(dataEl);
+  var VIEW_KEY = "spacealert.player.view";
   var phases = data.phases_ms;
   var el = function (id) { return document.getElementById(id); };
   var clock = el("clock"), phaseEl = el("phase"), countdown = el("countdown");
   var caption = el("caption"), list = el("cues"), seek = el("seek"), timeEl = el("time");
   var playBtn = el("play"), flash = el("flash"), voiceSel = el("voice");
+  var viewBtn = el("view"), fullBtn = el("fullscreen"), listHead = el("cues-heading");
 
   var track = data.tracks[0];
   var cues = track.cues;
@@ -23,6 +33,18 @@
   var current = -2;
   var dragging = false;
   var durationMs = track.duration_ms;
+  var view = readView();
+  var spans = captionSpans(cues);
+  var wakeLock = null;
+
+  function readView() {
+    try { return window.localStorage.getItem(VIEW_KEY) === "author" ? "author" : "crew"; }
+    catch (e) { return "crew"; } // storage blocked: the safe default
+  }
+
+  function storeView(value) {
+    try { window.localStorage.setItem(VIEW_KEY, value); } catch (e) { /* not remembered */ }
+  }
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function fmt(ms) {
@@ -38,39 +60,63 @@
     return phases.length + 1;
   }
 
-  function indexListed() {
-    listed = cues.filter(function (c) { return c.l; });
-    items = list ? Array.prototype.slice.call(list.querySelectorAll("li")) : [];
+  // How many listed cues the current view shows at ``ms``: all of them, or those started.
+  function shownCount(ms) {
+    if (view === "author") { return listed.length; }
+    var n = 0;
+    while (n < listed.length && listed[n].s <= ms) { n += 1; }
+    return n;
   }
 
-  function rebuildList() {
+  function makeItem(c) {
+    var li = document.createElement("li");
+    li.className = "cue kind-" + c.k + (c.z ? " zone-" + c.z : "");
+    li.dataset.start = c.s;
+    li.dataset.end = c.e;
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "cue-time";
+    b.textContent = fmt(c.s);
+    b.setAttribute("aria-label", "Jump to " + fmt(c.s));
+    var span = document.createElement("span");
+    span.className = "cue-text";
+    span.textContent = c.t;
+    li.appendChild(b);
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(span);
+    return li;
+  }
+
+  // Adds the cues announced since the last call (or removes those after a seek back), so
+  // the list grows under the crew's eyes without being redrawn.
+  function syncList(ms) {
+    if (!list) { return; }
+    var want = shownCount(ms);
+    if (want === items.length) { return; }
+    while (items.length < want) {
+      var li = makeItem(listed[items.length]);
+      list.appendChild(li);
+      items.push(li);
+    }
+    while (items.length > want) { list.removeChild(items.pop()); }
+    current = -2;
+  }
+
+  function rebuildList(ms) {
+    listed = cues.filter(function (c) { return c.l; });
+    items = [];
     if (!list) { return; }
     while (list.firstChild) { list.removeChild(list.firstChild); }
-    cues.forEach(function (c) {
-      if (!c.l) { return; }
-      var li = document.createElement("li");
-      li.className = "cue kind-" + c.k + (c.z ? " zone-" + c.z : "");
-      li.dataset.start = c.s;
-      li.dataset.end = c.e;
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "cue-time";
-      b.textContent = fmt(c.s);
-      b.setAttribute("aria-label", "Jump to " + fmt(c.s));
-      var span = document.createElement("span");
-      span.className = "cue-text";
-      span.textContent = c.t;
-      li.appendChild(b);
-      li.appendChild(document.createTextNode(" "));
-      li.appendChild(span);
-      list.appendChild(li);
-    });
-    indexListed();
+    syncList(ms);
+    current = -2;
   }
 
   function keepVisible(item) {
     if (!list || !item) { return; }
-    var top = item.offsetTop - list.offsetTop;
+    // The item's top inside the list's scrolled content, from the rendered boxes: offsetTop
+    // depends on the offsetParent (.cues is positioned, so it is already list-relative).
+    var top = item.getBoundingClientRect().top - list.getBoundingClientRect().top -
+      list.clientTop + list.scrollTop;
     if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = Math.max(0, top - list.clientHeight / 3);
     }
@@ -93,12 +139,34 @@
     keepVisible(items[found + 1] || items[found]);
   }
 
+  // The captions as spans of time. A countdown ("First phase ends in", then five … one, each
+  // word a short cue a second apart) is one growing caption held across the gaps between the
+  // words, so it can be read; every other spoken cue is shown while it is heard.
+  function captionSpans(all) {
+    var spoken = all.filter(function (c) { return c.t; });
+    var out = [];
+    var run = null; // the countdown heard so far
+    spoken.forEach(function (c, n) {
+      var next = spoken[n + 1];
+      if (c.k === "countdown") { run = c.t; }
+      else if (c.k === "count") { run = (run === null ? "" : run + " ") + c.t; }
+      else { run = null; }
+      var text = run === null ? c.t : run;
+      var end = c.e;
+      if (run !== null) {
+        if (next && next.k === "count" && next.s - c.e <= 2500) { end = next.s; }
+        else { end = c.e + 1000; run = null; } // the last word stays a moment
+      }
+      out.push({ s: c.s, e: end, t: text });
+    });
+    return out;
+  }
+
   function showCaption(ms) {
     var text = "";
-    for (var i = 0; i < cues.length; i += 1) {
-      var c = cues[i];
-      if (c.s > ms) { break; }
-      if (c.t && ms < c.e) { text = c.t; }
+    for (var i = 0; i < spans.length; i += 1) {
+      if (spans[i].s > ms) { break; }
+      if (ms < spans[i].e) { text = spans[i].t; }
     }
     if (caption.textContent !== text) { caption.textContent = text; }
   }
@@ -130,6 +198,7 @@
     }
     countdown.classList.toggle("urgent", p <= phases.length && phases[p - 1] - ms <= 20000);
     showCaption(ms);
+    syncList(ms);
     highlight(ms);
     if (!dragging) { seek.value = String(Math.round(ms)); }
     timeEl.textContent = fmt(ms) + " / " + fmt(durationMs);
@@ -197,6 +266,7 @@
     var wasPlaying = !audio.paused;
     track = data.tracks[n];
     cues = track.cues;
+    spans = captionSpans(cues);
     durationMs = track.duration_ms;
     seek.max = String(durationMs);
     while (audio.firstChild) { audio.removeChild(audio.firstChild); }
@@ -215,8 +285,7 @@
       jump(at);
       if (wasPlaying) { toggle(); }
     });
-    current = -2;
-    rebuildList();
+    rebuildList(at);
     update(at);
   }
 
@@ -224,7 +293,91 @@
   audio.controls = false;
   addCaptionTrack();
   el("controls").hidden = false;
-  indexListed();
+  rebuildList(0);
+
+  function showView() {
+    var author = view === "author";
+    player.dataset.view = view;
+    if (viewBtn) {
+      viewBtn.hidden = false;
+      viewBtn.setAttribute("aria-pressed", author ? "true" : "false");
+      viewBtn.textContent = author ? "Hide what is still to come" : "Show every announcement";
+      viewBtn.title = author ? "Crew view: only what has been announced so far"
+        : "Author view: the whole list, including what is still to come";
+    }
+    if (listHead) { listHead.textContent = author ? "All announcements" : "Announced so far"; }
+  }
+
+  function setView(value) {
+    view = value;
+    storeView(value);
+    showView();
+    rebuildList(now());
+    update(now());
+  }
+
+  // Keep the screen on while the soundtrack plays (a phone at the table would sleep
+  // mid-mission). Screen Wake Lock where the browser has it; the lock is dropped by the
+  // browser when the tab is hidden, so it is asked for again when the tab comes back.
+  function holdAwake() {
+    if (!navigator.wakeLock || !navigator.wakeLock.request) {
+      player.dataset.awake = "unsupported";
+      return;
+    }
+    if (wakeLock) { return; }
+    navigator.wakeLock.request("screen").then(function (lock) {
+      if (audio.paused) { lock.release(); return; }
+      wakeLock = lock;
+      player.dataset.awake = "held";
+      lock.addEventListener("release", function () {
+        if (wakeLock === lock) { wakeLock = null; player.dataset.awake = "released"; }
+      });
+    }).catch(function () { player.dataset.awake = "refused"; });
+  }
+
+  function letSleep() {
+    if (!wakeLock) { return; }
+    var lock = wakeLock;
+    wakeLock = null;
+    player.dataset.awake = "released";
+    lock.release().catch(function () { /* already released */ });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !audio.paused) { holdAwake(); }
+  });
+
+  function fullscreenElement() {
+    return document.fullscreenElement || document.webkitFullscreenElement || null;
+  }
+
+  function toggleFullscreen() {
+    if (fullscreenElement()) {
+      (document.exitFullscreen || document.webkitExitFullscreen).call(document);
+      return;
+    }
+    var request = player.requestFullscreen || player.webkitRequestFullscreen;
+    var result = request.call(player);
+    if (result && result.catch) { result.catch(function () { /* refused by the browser */ }); }
+  }
+
+  var canFullscreen = !!((player.requestFullscreen || player.webkitRequestFullscreen) &&
+    (document.fullscreenEnabled || document.webkitFullscreenEnabled));
+  if (fullBtn) {
+    fullBtn.hidden = !canFullscreen;
+    fullBtn.addEventListener("click", toggleFullscreen);
+    document.addEventListener("fullscreenchange", function () {
+      var on = !!fullscreenElement();
+      fullBtn.setAttribute("aria-pressed", on ? "true" : "false");
+      fullBtn.setAttribute("aria-label", on ? "Leave full screen" : "Full screen");
+    });
+  }
+  if (viewBtn) {
+    viewBtn.addEventListener("click", function () {
+      setView(view === "author" ? "crew" : "author");
+    });
+  }
+  showView();
 
   playBtn.addEventListener("click", toggle);
   el("back").addEventListener("click", function () { jump(now() - 10000); });
@@ -245,6 +398,7 @@
     playBtn.textContent = "❚❚";
     playBtn.setAttribute("aria-label", "Pause");
     player.classList.add("playing");
+    holdAwake();
     lastMs = now();
     window.requestAnimationFrame(tick);
   });
@@ -252,6 +406,7 @@
     playBtn.textContent = "▶";
     playBtn.setAttribute("aria-label", "Play");
     player.classList.remove("playing");
+    letSleep();
     update(now());
   });
   audio.addEventListener("seeked", function () { lastMs = now(); update(lastMs); });
@@ -282,9 +437,19 @@
     else if (key === "n" || key === "N") { stepCue(1); }
     else if (key === "p" || key === "P") { stepCue(-1); }
     else if (key === "Home") { jump(0); }
+    else if ((key === "f" || key === "F") && canFullscreen) { toggleFullscreen(); }
     else { handled = false; }
     if (handled) { event.preventDefault(); }
   });
 
   update(0);
+
+  // "#play" (from `spacealert play`): start at once. A browser that refuses to play sound
+  // before a click leaves the page waiting, with the play button marked.
+  if (window.location.hash === "#play") {
+    var started = audio.play();
+    if (started && started.catch) {
+      started.catch(function () { playBtn.classList.add("waiting"); });
+    }
+  }
 }());

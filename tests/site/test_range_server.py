@@ -70,13 +70,27 @@ def test_end_past_the_file_is_clamped(served: PreviewServer) -> None:
                                                         BODY[10200:])
 
 
-@pytest.mark.parametrize("header", ["bytes=20000-", "bytes=50-10", "bytes=abc",
-                                    "bytes=0-1,5-6", "items=0-1", "bytes=-0"])
+@pytest.mark.parametrize("header", ["bytes=20000-", "bytes=10240-10300", "bytes=-0",
+                                    "BYTES = 99999-"])
 def test_unsatisfiable_ranges_give_416(served: PreviewServer, header: str) -> None:
     status, headers, body = get(served, "/track.ogg", {"Range": header})
     assert status == 416
     assert headers["Content-Range"] == "bytes */10240"
     assert body == b""
+
+
+@pytest.mark.parametrize("header", ["bytes=50-10", "bytes=abc", "bytes=0-1,5-6", "items=0-1",
+                                    "bytes=", "bytes=-", "bytes 0-5", "bytes=1-2-3",
+                                    "bytes=0x10-", "bytes=-5,", ",", "=0-1"])
+def test_malformed_or_many_part_ranges_are_ignored(served: PreviewServer,
+                                                   header: str) -> None:
+    """RFC 9110 §14.2: a server ignores a Range it cannot use and sends the whole file."""
+    status, headers, body = get(served, "/track.ogg", {"Range": header})
+    if header == "bytes=-5,":  # one range-spec and an empty list element: valid, 206
+        assert (status, body) == (206, BODY[-5:])
+        return
+    assert (status, body) == (200, BODY)
+    assert "Content-Range" not in headers
 
 
 def test_head_with_range_sends_no_body(served: PreviewServer) -> None:
@@ -91,7 +105,8 @@ def test_missing_file_with_range_is_404(served: PreviewServer) -> None:
 
 def test_parse_range_edge_cases() -> None:
     assert parse_range("bytes=0-0", 1) == (0, 0)
-    assert parse_range("bytes=0-", 0) is None
+    assert parse_range("bytes=0-", 0) == "unsatisfiable"
+    assert parse_range("bytes=5-1", 10) == "whole"
     assert parse_range("bytes=-5", 3) == (0, 2)
     assert parse_range(" bytes=1-2 ", 10) == (1, 2)
 

@@ -99,11 +99,9 @@ def render_pages(model: SiteModel, overrides: Sequence[Path] = ()) -> dict[str, 
         root = "../"
         previous = model.missions[number - 1] if number else None
         following = model.missions[number + 1] if number + 1 < len(model.missions) else None
-        listed = [c for c in entry.tracks[0].cues if c.kind in LISTED_KINDS] \
-            if entry.tracks else []
         files[mission_path(entry)] = page.render(
             **_common(model, root), page_title=f"{entry.mission.title} · {model.title}",
-            entry=entry, mission=entry.mission, listed=listed,
+            entry=entry, mission=entry.mission,
             player=player_data(entry, root),
             previous=(previous, root + mission_path(previous)) if previous else None,
             following=(following, root + mission_path(following)) if following else None,
