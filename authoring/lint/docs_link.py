@@ -1,13 +1,13 @@
 """Builds the link to a rule's documentation page: the one place that knows the address.
 
-The pages are ``docs/lint/CODE.md``, generated from each rule's docstring (``docs/gen``). The
+The pages are ``docs/lint/<CODE>.md``, generated from each rule's docstring (``docs/gen``). The
 setting ``SPACEALERT_DOCS_URL`` says where readers find them (docs/guides/check.md, "Output for
 CI, and links to rule pages"):
 
-* unset: ``docs/lint/CODE.md``, the page in this repository relative to its root;
+* unset: ``docs/lint/<CODE>.md``, the page in this repository relative to its root;
 * a folder path: that folder in place of ``docs``;
 * an ``http(s)`` address of a built copy of the site: its page, ``BASE/lint/CODE/``
-  (MkDocs publishes ``lint/CODE.md`` at that address).
+  (MkDocs publishes ``lint/<CODE>.md`` at that address).
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def link_spec_refs(text: str, up: str) -> str:
     def link(match: re.Match[str]) -> str:
         page, section = match.group(1), match.group(2)
         anchor = "#s" + section[1:].replace(".", "-") if section else ""
-        label = f"{page}.md" + (f" {section}" if section else "")
+        label = f"docs/{page}.md" + (f" {section}" if section else "")
         return f"[{label}]({up}{page}.md{anchor})"
     text = _SPEC_REF.sub(link, text)
     return _CHECKLIST.sub(lambda m: f"[{m.group(0)}]({up}soundtrack.md#s7)", text)
