@@ -51,7 +51,7 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "WARNING" not in result.stderr
     rules = (out / "rules" / "index.html").read_text(encoding="utf-8")
-    for anchor in ("s0", "s12-3", "s20", "s21"):  # the § anchors code cites
+    for anchor in ("s0", "s12-3", "s20", "s21"):  # anchors of sections that code cites
         assert f'id="{anchor}"' in rules
     page = (out / "lint" / "T105" / "index.html").read_text(encoding="utf-8")
     assert "late-event" in page and 'href="../../soundtrack/#s6-2"' in page
