@@ -472,7 +472,17 @@ def generated() -> dict[str, str]:
     pages["reference/threat-cards.md"] = threat_page()
     pages["images/timeline-mission-1.svg"] = timeline_svg()
     pages["architecture.md"] = architecture_page()
-    return pages
+    return {name: _title_first(text) if name.endswith(".md") else text
+            for name, text in pages.items()}
+
+
+def _title_first(text: str) -> str:
+    """Puts the page's H1 above the "generated" banner: MkDocs takes the title from it."""
+    if not text.startswith("<!--"):
+        return text
+    banner, _, rest = text.partition("\n\n\n")
+    title, _, body = rest.partition("\n")
+    return f"{title}\n\n{banner}\n{body}"
 
 
 def stale(pages: Mapping[str, str]) -> list[str]:
