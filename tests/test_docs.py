@@ -78,3 +78,9 @@ def test_the_first_mission_guide_is_valid_and_lints_as_the_check_guide_says(
     block = shown.split("```text\n", 1)[1].split("```", 1)[0]
     assert result.stdout.replace(str(mission), "my-first.yaml") == block
     assert re.findall(r" ([A-Z]\d{3}) ", block) == ["M106", "M113", "T106"]
+
+
+def test_the_site_is_never_built_into_the_theme_folder() -> None:
+    # mkdocs empties its output folder first; its default, site/, holds the pack theme
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^site_dir: build/", config, re.MULTILINE)
