@@ -58,8 +58,9 @@ FAMILIES: dict[str, str] = {
 # --- shared helpers -------------------------------------------------------------------------
 
 def _cell(text: object) -> str:
-    """Makes text safe inside a Markdown table cell."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Makes text safe inside a Markdown table cell (a pipe inside a code span needs no escape)."""
+    parts = str(text).replace("\n", " ").split("`")
+    return "`".join(p if i % 2 else p.replace("|", "\\|") for i, p in enumerate(parts))
 
 
 def _load(path: Path) -> Any:
@@ -102,7 +103,7 @@ def _resolve(schema: Mapping[str, Any], node: Mapping[str, Any]) -> dict[str, An
     return merged
 
 
-def _type_of(node: Mapping[str, Any]) -> str:
+def _type_of(node: Mapping[str, Any], schema: Mapping[str, Any] | None = None) -> str:
     if "const" in node:
         return f"`{json.dumps(node['const'])}`"
     if "enum" in node:
@@ -113,7 +114,8 @@ def _type_of(node: Mapping[str, Any]) -> str:
     elif kinds:
         text = str(kinds)
     elif "oneOf" in node or "anyOf" in node:
-        text = "one of several shapes"
+        options = [_resolve(schema or {}, o) for o in node.get("oneOf", node.get("anyOf", []))]
+        text = " or ".join(dict.fromkeys(_type_of(o, schema).split(" (")[0] for o in options))
     else:
         text = "any"
     limits = []
@@ -128,9 +130,10 @@ def _type_of(node: Mapping[str, Any]) -> str:
 
 
 def _rows(schema: Mapping[str, Any], node: Mapping[str, Any], path: str,
-          required: bool, depth: int = 0) -> Iterator[tuple[str, dict[str, Any], bool]]:
+          required: bool, depth: int = 0,
+          own_row: bool = True) -> Iterator[tuple[str, dict[str, Any], bool]]:
     node = _resolve(schema, node)
-    if path:
+    if path and own_row:
         yield path, node, required
     if depth > 6:
         return
@@ -146,8 +149,8 @@ def _rows(schema: Mapping[str, Any], node: Mapping[str, Any], path: str,
         for option in node.get(keyword, []):
             option = _resolve(schema, option)
             if "properties" in option or "items" in option:
-                yield from _rows(schema, {k: v for k, v in option.items()
-                                          if k not in ("description",)}, path, False, depth + 1)
+                # the alternatives' keys, under the row of the key itself
+                yield from _rows(schema, option, path, False, depth + 1, own_row=False)
 
 
 def _walk_values(data: Any, path: str) -> Iterator[Any]:
@@ -217,7 +220,7 @@ def schema_page(name: str) -> str:
              "|---|---|---|---|---|---|"]
     for path, node, required in _rows(schema, schema, "", True):
         default = f"`{json.dumps(node['default'])}`" if "default" in node else "—"
-        lines.append(f"| `{path}` | {_cell(_type_of(node))} | {'yes' if required else ''} | "
+        lines.append(f"| `{path}` | {_cell(_type_of(node, schema))} | {'yes' if required else ''} | "
                      f"{_cell(node.get('description', ''))} | {default} | "
                      f"{_cell(_example(samples, path))} |")
     lines += ["", "A key marked `*` stands for any name; `[]` for every item of a list.",
@@ -357,7 +360,9 @@ def cli_page() -> str:
         name = " ".join(words)
         level = "#" * min(len(words) + 1, 4)
         lines.extend([f"{level} `{name}`", ""])
-        lines.extend(["```text", command.get_usage(ctx), "```", ""])
+        # Typer's Click names arguments {name} in the usage line; --help shows them as NAME
+        usage = re.sub(r"\{(\w+)\}", lambda m: m.group(1).upper(), command.get_usage(ctx))
+        lines.extend(["```text", usage, "```", ""])
         if command.help:
             lines.extend([inspect_clean(command.help), ""])
         lines.extend(params(command, ctx))
