@@ -40,16 +40,23 @@ def test_generation_is_reproducible() -> None:
     assert generator.generated() == generator.generated()
 
 
-@pytest.mark.slow
-def test_site_builds_strictly(tmp_path: Path) -> None:
-    out = tmp_path / "site"
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The site built once by ``mkdocs build --strict``: its folder and mkdocs' log."""
+    out = tmp_path_factory.mktemp("docs") / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
          str(ROOT / "mkdocs.yml"), "--site-dir", str(out)],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300, check=False)
+        capture_output=True, text=True, env=env, cwd=out.parent, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "WARNING" not in result.stderr
+    return out, result.stderr
+
+
+@pytest.mark.slow
+def test_site_builds_strictly(built: tuple[Path, str]) -> None:
+    out, log = built
+    assert "WARNING" not in log
     rules = (out / "rules" / "index.html").read_text(encoding="utf-8")
     for anchor in ("s0", "s12-3", "s20", "s21"):  # anchors of sections that code cites
         assert f'id="{anchor}"' in rules
@@ -84,3 +91,45 @@ def test_the_site_is_never_built_into_the_theme_folder() -> None:
     # mkdocs empties its output folder first; its default, site/, holds the pack theme
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert re.search(r"^site_dir: build/", config, re.MULTILINE)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_pages_render_in_chromium(built: tuple[Path, str], tmp_path: Path) -> None:
+    from tests.site.helpers import CHROMIUM, FLAGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("needs Debian chromium at /usr/bin/chromium")
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    from authoring.publish import PreviewServer
+
+    shots = Path(os.environ.get("SPACEALERT_SCREENSHOTS") or tmp_path)
+    server = PreviewServer(built[0], port=0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    problems: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("console", lambda m: problems.append(f"{m.type}: {m.text}")
+                    if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+            page.goto(server.url + "soundtrack/")
+            image = page.locator("img[src$='timeline-mission-1.svg']")
+            assert image.evaluate("i => i.complete && i.naturalWidth") > 0
+            page.screenshot(path=str(shots / "docs-soundtrack.png"))
+            page.goto(server.url + "rules/#s12-3")
+            assert page.locator("#s12-3").inner_text().startswith("§12.3 Damage tokens")
+            page.goto(server.url + "lint/")
+            page.click("text=T105")
+            page.wait_for_url("**/lint/T105/")
+            assert "late-event" in page.title()
+            page.screenshot(path=str(shots / "docs-t105.png"))
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert problems == []
