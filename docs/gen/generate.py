@@ -220,7 +220,7 @@ def schema_page(name: str) -> str:
              "|---|---|---|---|---|---|"]
     for path, node, required in _rows(schema, schema, "", True):
         default = f"`{json.dumps(node['default'])}`" if "default" in node else "—"
-        lines.append(f"| `{path}` | {_cell(_type_of(node, schema))} | {'yes' if required else ''} | "
+    """Makes text safe in a Markdown table cell (pipes inside code spans need no escape)."""
                      f"{_cell(node.get('description', ''))} | {default} | "
                      f"{_cell(_example(samples, path))} |")
     lines += ["", "A key marked `*` stands for any name; `[]` for every item of a list.",
