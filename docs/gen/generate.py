@@ -220,7 +220,8 @@ def schema_page(name: str) -> str:
              "|---|---|---|---|---|---|"]
     for path, node, required in _rows(schema, schema, "", True):
         default = f"`{json.dumps(node['default'])}`" if "default" in node else "—"
-    """Makes text safe in a Markdown table cell (pipes inside code spans need no escape)."""
+        required_text = "yes" if required else ""
+        lines.append(f"| `{path}` | {_cell(_type_of(node, schema))} | {required_text} | "
                      f"{_cell(node.get('description', ''))} | {default} | "
                      f"{_cell(_example(samples, path))} |")
     lines += ["", "A key marked `*` stands for any name; `[]` for every item of a list.",
