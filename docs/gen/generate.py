@@ -305,8 +305,10 @@ def rule_pages() -> dict[str, str]:
             f"(`rules: {{{rule.code}: {{…}}}}`); `spacealert rules {rule.code}` prints the "
             "same table.", "",
             *_options_table(rule),
-            f"Suppress one finding with a comment `# spacealert: disable={rule.code}` on its "
-            "line (see [S201](S201.md) and [S202](S202.md)).", "",
+            f"Silence one finding with a comment `# spacealert: disable={rule.code}` at the end "
+            "of its line (or alone on the line before it), or the whole file with "
+            f"`# spacealert: disable-file={rule.code}`; [S201](S201.md) reports a comment "
+            "that silences nothing, [S202](S202.md) one that cannot be understood.", "",
             "[All rules](index.md)", ""])
     index = [BANNER.format(source="the lint rule registry"), "# Lint rules", "",
              "Every problem that `spacealert validate` and `spacealert lint` report has a code. "
@@ -319,7 +321,7 @@ def rule_pages() -> dict[str, str]:
         rows = [e for e in entries if e[0].startswith(prefix)]
         if not rows:
             continue
-        index += [f"## {prefix[0]} — {title}", "", "| code | name | severity | summary |",
+        index += [f"## {prefix}xx — {title}", "", "| code | name | severity | summary |",
                   "|---|---|---|---|"]
         index += [f"| [{c}]({c}.md) | `{n}` | {s} | {_cell(t)} |" for c, n, s, t in rows]
         index.append("")
