@@ -2,7 +2,7 @@
 
 A 4-player, 6-threat mission with random legal plans; logging and tracing off, as a plan
 search would run it. Prints each round's rate and the median, then the same for the
-13-turn four-player mission of rules.md section 21 (L5), which always plays to the end.
+13-turn four-player mission of docs/rules.md §21 (L5), which always plays to the end.
 Times are CPU times of this process, so a busy machine disturbs them less.
 """
 
@@ -49,7 +49,7 @@ def main(rounds: int = 7, games: int = 2000) -> float:
     turns = statistics.mean(resolve(s, p, record=False).turn for s, p in work)
     print(f"random plans: the games last {turns:.1f} turns on average")
     median = measure(work, rounds, "4 players, 6 threats, random plans")
-    measure([(L5_SETUP, L5_PLAN)] * games, rounds, "rules.md L5, 13 turns every game")
+    measure([(L5_SETUP, L5_PLAN)] * games, rounds, "L5 of docs/rules.md §21, 13 turns every game")
     return median
 
 

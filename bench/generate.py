@@ -3,7 +3,7 @@
 Run: ``python bench/generate.py [--missions 2000] [--repeat 5] [--profile base]``. Prints the
 median missions/second per profile (generation with its built-in self-check, plus the text),
 then, for the chosen profile, a Markdown table of the generated statistics against the
-official ones (official values: the bundled official tracks; the ranges of soundtrack.md §5).
+official ones (official values: the bundled official tracks; the ranges of docs/soundtrack.md §5).
 """
 
 from __future__ import annotations

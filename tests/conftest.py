@@ -40,6 +40,7 @@ def _hermetic(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("SPACEALERT_DOCS_URL", raising=False)  # rule links: the default
     monkeypatch.delenv("NO_COLOR", raising=False)
     yield
 

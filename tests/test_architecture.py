@@ -1,4 +1,4 @@
-"""Enforces the import layers of DEVELOPERS.md / style.md §3.
+"""Enforces the import layers of docs/architecture.md (docs/style.md §3).
 
 mission <- engine <- lint / audio / generate / solve <- render <- publish <- cli; nothing
 imports the CLI, and the engine uses the standard library only.

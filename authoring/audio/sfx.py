@@ -2,7 +2,7 @@
 
 Levels are given relative to the speech RMS of the render (``ref_db``, dBFS), so the mix keeps
 its proportions whatever the voice: the alarm bed sits about 30 dB under the speech as on the
-CD (soundtrack.md §3), static well under the speech.
+CD (docs/soundtrack.md §3), static well under the speech.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import typer
 
 from authoring.cli._common import reports_errors
 from authoring.lint import VALIDATOR_CODES, all_rules, get
+from authoring.lint.docs_link import rule_doc_url
 from authoring.lint.rule import Rule
 from authoring.mission.model import PROFILES
 
@@ -28,14 +29,16 @@ def _options_table(rule: Rule) -> list[str]:
 
 def _explain(rule: Rule) -> str:
     head = f"{rule.code} {rule.name} ({rule.severity}; needs {rule.needs})"
-    parts = [head, "=" * len(head), "", rule.doc, "", *_options_table(rule)]
+    parts = [head, "=" * len(head), "", rule.doc, "", *_options_table(rule), "",
+             f"Documentation: {rule_doc_url(rule.code)}"]
     return "\n".join(parts).rstrip() + "\n"
 
 
 def _as_data(rule: Rule) -> dict[str, Any]:
     return {"code": rule.code, "name": rule.name, "severity": rule.severity,
             "needs": rule.needs, "summary": rule.summary,
-            "options": {p: rule.options_for(p) for p in PROFILES}}
+            "options": {p: rule.options_for(p) for p in PROFILES},
+            "url": rule_doc_url(rule.code)}
 
 
 @app.command()
@@ -53,11 +56,13 @@ def rules(
             name, text = VALIDATOR_CODES[upper]
             if as_json:
                 typer.echo(json.dumps({"code": upper, "name": name, "severity": "error",
-                                       "needs": "document", "summary": text}, indent=2))
+                                       "needs": "document", "summary": text,
+                                       "url": rule_doc_url(upper)}, indent=2))
             else:
                 typer.echo(f"{upper} {name} (error; reported by the validator)\n\n{text}\n"
                            "Validator problems are always reported; they cannot be "
-                           "selected, ignored or suppressed.")
+                           "selected, ignored or suppressed.\n\nDocumentation: "
+                           f"{rule_doc_url(upper)}")
             return
         rule = get(code)
         typer.echo(json.dumps(_as_data(rule), indent=2) if as_json else _explain(rule),

@@ -1,4 +1,4 @@
-"""Resolves the crew's cards: moves, A, B, C and battlebots (rules §8-§10).
+"""Resolves the crew's cards: moves, A, B, C and battlebots (docs/rules.md §8-§10).
 
 Each function takes the running ``Game`` first, like the threat hooks do.
 """
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 def delay(g: Game, member: CrewMember, slot: int) -> None:
-    """Delays a crew member's card in ``slot`` (1-12), shifting the chain (rules §10)."""
+    """Delays a crew member's card in ``slot`` (1-12), shifting the chain (docs/rules.md §10)."""
     if slot > 12:
         return
     slots = member.slots
@@ -207,7 +207,7 @@ def action_a(g: Game, member: CrewMember, heroic: bool) -> None:
 
 
 def action_b(g: Game, member: CrewMember, heroic: bool) -> None:
-    """Moves energy into the station's shield or reactor, or refuels (rules §8.3)."""
+    """Moves energy into the station's shield or reactor, or refuels (docs/rules.md §8.3)."""
     if system_hit(g, member, "B", heroic):
         return
     st = g.state
@@ -246,7 +246,7 @@ def action_b(g: Game, member: CrewMember, heroic: bool) -> None:
 
 
 def action_c(g: Game, member: CrewMember, turn: int) -> None:
-    """Uses the station's C system (rules §8.4)."""
+    """Uses the station's C system (docs/rules.md §8.4)."""
     if system_hit(g, member, "C", False):
         return
     st = g.state

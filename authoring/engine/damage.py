@@ -1,4 +1,4 @@
-"""Applies damage to the ship: shields, doubling, damage tokens and capacities (rules §12)."""
+"""Applies damage to the ship: shields, doubling, tokens and capacities (docs/rules.md §12)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def scout_bonus(g: Game, th: ThreatState) -> int:
 
 
 def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool = True) -> None:
-    """Resolves an attack of a threat on a zone (rules §12.2)."""
+    """Resolves an attack of a threat on a zone (docs/rules.md §12.2)."""
     st = g.state
     parts: list[str] = []  # the log sentence says each step, so no number needs guessing
     if th.card.external:

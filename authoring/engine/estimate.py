@@ -1,6 +1,6 @@
 """Estimates a plan's win rate and mean score over many damage-token draws (Monte Carlo).
 
-The damage tokens are the only chance in the Resolution Round (rules §12.3); resolving the
+The damage tokens are the only chance in the Resolution Round (docs/rules.md §12.3); resolving the
 same plan with seeds ``seed``, ``seed + 1``, … gives a deterministic estimate.
 """
 

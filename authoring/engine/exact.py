@@ -1,6 +1,6 @@
 """Computes exact win probabilities and expected scores by following every damage-token draw.
 
-The damage tokens are the only chance in the Resolution Round (rules §12.3). Turn by turn,
+The damage tokens are the only chance in the Resolution Round (docs/rules.md §12.3). Turn by turn,
 every state is replayed once per sequence of token choices of that turn; equal states are
 merged (the order in which a zone's tokens were drawn no longer matters once drawn), so the
 work grows with the number of distinct situations, not with the number of draw orders.

@@ -1,4 +1,4 @@
-"""Plays the Resolution Round: turns 1-12 and the closing step, step by step (rules §5, §6)."""
+"""Plays the Resolution Round: turns 1-12 and the closing step (docs/rules.md §5, §6)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 
 def initial_state(setup: Setup, plan: Plan) -> State:
-    """Returns the starting state of the Resolution Round (rules §3)."""
+    """Returns the starting state of the Resolution Round (docs/rules.md §3)."""
     setup.check_crew(len(plan.crew))
     _check_plan_level(plan, get_level(setup.level))
     crew = [CrewMember(c.label, list(c.codes)) for c in plan.crew]
@@ -163,7 +163,7 @@ class Game:
         return self.result(self.cause)
 
     def play_turn(self, turn: int) -> None:
-        """Resolves one of turns 1-12 in the order of rules §5 (``ShipDestroyed`` on a loss)."""
+        """Resolves one of turns 1-12 in the order of docs/rules.md §5 (``ShipDestroyed``: lost)."""
         st = self.state
         self.turn = turn
         self._new_turn()

@@ -1,4 +1,4 @@
-"""Defines the rule levels (rules.md §17), the training steps from the first to the full game.
+"""Defines the rule levels (docs/rules.md §17), the training steps from the first to the full game.
 
 A level is a set of switches the turn loop reads; the full game (level 4) turns them all on.
 """

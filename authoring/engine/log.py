@@ -30,7 +30,7 @@ class ThreatOutcome:
 
 @dataclass(frozen=True)
 class Score:
-    """The score breakdown of a surviving ship (rules §15)."""
+    """The score breakdown of a surviving ship (docs/rules.md §15)."""
 
     threats: int
     visual_confirmation: int

@@ -1,4 +1,4 @@
-"""Scores a surviving ship (rules §15)."""
+"""Scores a surviving ship (docs/rules.md §15)."""
 
 from __future__ import annotations
 

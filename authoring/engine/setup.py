@@ -21,10 +21,11 @@ from authoring.engine.trajectories import get_trajectory
 if TYPE_CHECKING:
     from authoring.mission.model import Mission
 
-# Appearance order inside one turn (New Frontier only; rules §19/§20), by (external, serious).
+# Appearance order inside one turn (New Frontier only; docs/rules.md §19/§20), by
+# (external, serious).
 _SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
 
-#: Legal numbers of figures (players + androids) for each number of players (rules §16).
+#: Legal numbers of figures (players + androids) for each number of players (docs/rules.md §16).
 FIGURES: Mapping[int, tuple[int, ...]] = {1: (4,), 2: (4, 5), 3: (4, 5), 4: (4, 5), 5: (5,)}
 
 
@@ -54,7 +55,7 @@ class Setup:
     threats: tuple[ThreatEvent, ...]
     trajectories: Mapping[str, str]
     players: int | None = None  # None: any crew size 1..5 (engine tests)
-    level: int = 4  # rule level (rules.md §17); 4 is the full game
+    level: int = 4  # rule level (docs/rules.md §17); 4 is the full game
 
     def __post_init__(self) -> None:
         if set(self.trajectories) != set(ZONES):
@@ -169,7 +170,7 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
     """Builds a ``Setup`` from a mission model, the plan's draw and the crew size.
 
     The players are the plan's ``P`` rows (no ``P`` row: a solo game), the figures all its rows;
-    the pair must be legal (rules §16: 4 or 5 figures, 4 in solo). Unconfirmed reports are
+    the pair must be legal (docs/rules.md §16: 4 or 5 figures, 4 in solo). Unconfirmed reports are
     played as normal threats with 5 figures and ignored with fewer.
     A threat's card is, in order: the plan's draw entry, the mission's pinned card, or a card
     drawn from the mission's deck colours with a generator seeded by the plan's seed.

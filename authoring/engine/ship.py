@@ -1,4 +1,4 @@
-"""Defines the ship: stations, zones, capacities, weapons, damage tokens (rules §3, §4, §12.3)."""
+"""Defines the ship: stations, capacities, weapons, damage tokens (docs/rules.md §3, §4, §12.3)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ TOKEN_NAMES: tuple[str, ...] = (
 SQUAD_STATIONS: tuple[int, ...] = (UB, LR)
 NO_SQUAD, ACTIVE, DISABLED = range(3)
 
-# Visual confirmation points by head count (rules §14).
+# Visual confirmation points by head count (docs/rules.md §14).
 VC_POINTS: tuple[int, ...] = (0, 1, 2, 3, 5, 7)
 
 

@@ -1,4 +1,4 @@
-"""Computes damage to external threats: targeting and the damage step (rules §11)."""
+"""Computes damage to external threats: targeting and the damage step (docs/rules.md §11)."""
 
 from __future__ import annotations
 

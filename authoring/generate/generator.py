@@ -4,7 +4,7 @@ One ``random.Random(seed)`` drives every draw, in a fixed order, so a seed gives
 mission on every machine. A draw that cannot be completed (a turn assignment or a placement
 that does not fit) is redrawn from the same generator, which keeps the result deterministic;
 after ``MAX_ATTEMPTS`` the seed is reported as a ``GenerationError`` instead of crashing.
-Every finished mission passes ``self_check`` (soundtrack.md §7, "self-checks") before it is
+Every finished mission passes ``self_check`` (docs/soundtrack.md §7, "self-checks") before it is
 returned.
 """
 

@@ -1,6 +1,6 @@
 """Returns the calibration of each generator profile: the official figures it reproduces.
 
-Every number here comes from ``shared/reference/soundtrack.md`` §5 (statistics of the official
+Every number here comes from docs/soundtrack.md §5 (statistics of the official
 tracks) and ``official-missions.tsv``; the comment beside a table names the official figure it
 is fitted to. Weights are relative (they need not sum to 1). Times are whole seconds.
 """

@@ -1,4 +1,4 @@
-"""Checks a generated mission against the bugs seen in published generators (soundtrack.md §7).
+"""Checks a generated mission against the bugs seen in published generators (docs/soundtrack.md §7).
 
 The self-checks: the threat points placed equal the points requested (unconfirmed ones too);
 no two sounds collide in the compiled five-player timeline, fixed announcements included; every

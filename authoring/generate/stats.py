@@ -1,4 +1,4 @@
-"""Measures the statistics of missions that the generator is calibrated to (soundtrack.md §5).
+"""Measures the statistics of missions that the generator is calibrated to (docs/soundtrack.md §5).
 
 ``mission_stats`` returns one flat record per mission; ``OFFICIAL_RANGES`` gives, per profile,
 the range each quantity takes over the official tracks (base missions 1-8, the training and
@@ -99,7 +99,7 @@ def mission_stats(mission: Mission) -> MissionStats:
     )
 
 
-#: The range of each quantity over the official tracks of each profile (soundtrack.md §5).
+#: The range of each quantity over the official tracks of each profile (docs/soundtrack.md §5).
 OFFICIAL_RANGES: Mapping[str, Mapping[str, Bounds]] = {
     "base": {
         "threats": (5, 7), "serious": (1, 3), "internal": (1, 2), "internal_points": (1, 3),

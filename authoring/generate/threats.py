@@ -1,11 +1,11 @@
 """Draws a mission's threats: the mix, the unconfirmed reports, the turns and the zones.
 
-The rules are the ones every official track keeps (soundtrack.md §5.1 and the lint checklist
-§7, items 10-19): turn windows per threat type, no internal threats on adjacent turns, threat
-points balanced between T+1..4 and T+5..8, at most three external threats per zone and never
-the same zone twice in a row. Turns are assigned by a bounded back-tracking search in a
-seeded random order, so a mix that fits is always found and the result depends on the seed
-only.
+The rules are the ones every official track keeps (docs/soundtrack.md §5.1 and the lint
+checklist of docs/soundtrack.md §7, items 10-19): turn windows per threat type, no internal
+threats on adjacent turns, threat points balanced between T+1..4 and T+5..8, at most three
+external threats per zone and never the same zone twice in a row. Turns are assigned by a
+bounded back-tracking search in a seeded random order, so a mix that fits is always found and
+the result depends on the seed only.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def weighted(rng: random.Random, weights: Mapping[int, float]) -> int:
 
 
 def _window(kind: _Kind) -> tuple[int, int]:
-    """Returns the turns a threat type may take (soundtrack.md §6.1 and lint item 16)."""
+    """Returns the turns a threat type may take (docs/soundtrack.md §6.1 and lint item 16)."""
     if kind.internal:
         return (3, 6) if kind.serious else (2, 7)
     return (2, 7) if kind.serious else (1, 8)

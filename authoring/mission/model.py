@@ -2,7 +2,7 @@
 
 Times are whole seconds from the mission start (the files write them as ``m:ss``). A phase is
 given by its end time ``E``: the moment the spoken end-of-phase countdown reaches its end
-(soundtrack.md §4, the convention of the official transcriptions).
+(docs/soundtrack.md §4, the convention of the official transcriptions).
 """
 
 from __future__ import annotations

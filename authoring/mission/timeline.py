@@ -2,11 +2,11 @@
 
 The timeline is a pure function of the mission and the player count. It is the contract the
 renderer (where each cue is placed sample-accurately), the captions, the linter and the website
-share. Cue wording is the project wording of soundtrack.md §2; ``nominal_ms`` is the length of
+share. Cue wording is the project wording of docs/soundtrack.md §2; ``nominal_ms`` is the length of
 the official English recording of that line, used for scheduling checks before anything is
 synthesised.
 
-Derived cues, per phase ending at ``E`` (soundtrack.md §4):
+Derived cues, per phase ending at ``E`` (docs/soundtrack.md §4):
 
 * ``warning`` one minute before ``E`` and twenty seconds before ``E``;
 * ``countdown`` ("First phase ends in") at ``E - 8 s``, then ``count`` five … one on the whole
@@ -22,9 +22,9 @@ transfer complete." The closing line is left out when the next announcement star
 already marks the exchange, and player logs omit the line too. Communications down are
 followed by ``static`` until ``comms_restored``.
 
-Unconfirmed reports (soundtrack.md §1): with 5 players they are announced, prefixed "Unconfirmed
-report." as on the CD, and the crew plays them as normal threats; with fewer players they are
-left out of the soundtrack altogether.
+Unconfirmed reports (docs/soundtrack.md §1): with 5 players they are announced, prefixed
+"Unconfirmed report." as on the CD, and the crew plays them as normal threats; with fewer
+players they are left out of the soundtrack altogether.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ TRANSFER_BEEP_MS = 10_000      # the exchange moment
 TRANSFER_COMPLETE_MS = 10_500
 TRANSFER_ROOM_MS = 13_000      # room the closing line needs before the next announcement
 
-# Lengths of the official English recordings (soundtrack.md §2), for checks before rendering.
+# Lengths of the official English recordings (docs/soundtrack.md §2), for checks before rendering.
 _NOMINAL = {
     "chirp": 800, "mission_start": 4_400, "incoming_data": 4_700, "data_transfer": 4_800,
     "data_transfer_complete": 1_800, "transfer_beep": 300, "comms_down": 2_400,
@@ -75,7 +75,7 @@ _NOMINAL = {
 _THREAT_WORD_MS = {(False, False): 840, (True, False): 1_200, (False, True): 1_460,
                    (True, True): 2_060}
 _ZONE_MS = {"red": 1_440, "white": 1_570, "blue": 1_360}
-UNCONFIRMED_MS = 1_670  # "Unconfirmed report" (soundtrack.md §2, row 6b)
+UNCONFIRMED_MS = 1_670  # "Unconfirmed report" (docs/soundtrack.md §2, row 6b)
 _TIME_MS = (0, 1_780, 1_850, 1_900, 1_950, 2_000, 2_050, 2_100, 2_170)
 
 
@@ -148,7 +148,7 @@ class Timeline:
 
 
 def threat_text(turn: int, zone: str, serious: bool, unconfirmed: bool = False) -> str:
-    """Returns the English threat announcement (soundtrack.md §2, row 6)."""
+    """Returns the English threat announcement (docs/soundtrack.md §2, row 6)."""
     kind = ("Serious " if serious else "") + ("internal threat" if zone == "internal" else "threat")
     kind = kind[0].upper() + kind[1:]
     body = f"Time T plus {NUMBER_WORDS[turn]}. {kind}."

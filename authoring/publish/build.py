@@ -34,7 +34,12 @@ from authoring.errors import InvalidInputError, UsageError
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
 from authoring.mission.timeline import compile_timeline
-from authoring.publish.checks import CheckedMission, check_missions, summary_lines
+from authoring.publish.checks import (
+    CheckedMission,
+    check_missions,
+    rule_pages,
+    summary_lines,
+)
 from authoring.publish.manifest import Pack, load_pack
 from authoring.publish.rating import rate_mission
 from authoring.publish.reproducible import build_datetime, build_epoch, zip_bytes
@@ -278,7 +283,7 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
     downloads.append(writer.download(relative, "Mission file (YAML)", "mission"))
     problems = checked.problems
     lint = LintSummary(checked.count("error"), checked.count("warning"), checked.count("info"),
-                       summary_lines(problems))
+                       summary_lines(problems), rule_pages(problems))
     rating, note = None, ""
     if options.rate:
         progress(f"rating {slug} by simulation")

@@ -9,6 +9,7 @@ from pathlib import Path
 from authoring.audio.voice import primary_language
 from authoring.errors import InvalidInputError
 from authoring.lint import lint_mission
+from authoring.lint.docs_link import docs_base, is_web_address, rule_doc_url
 from authoring.mission import InvalidFileError, check_mission, read_document
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
@@ -70,6 +71,17 @@ def _redisplay(problem: Problem, actual: str, shown: str) -> Problem:
     if problem.file != actual:
         return problem
     return replace(problem, file=shown)
+
+
+def rule_pages(problems: Sequence[Problem]) -> tuple[tuple[str, str], ...]:
+    """Pairs each code found with its documentation page, when the docs are on the web.
+
+    A path inside a checkout (the default setting) means nothing to a site's visitors, so
+    pages are linked only when ``SPACEALERT_DOCS_URL`` is an ``http(s)`` address.
+    """
+    if not is_web_address(docs_base()):
+        return ()
+    return tuple((code, rule_doc_url(code)) for code in sorted({p.code for p in problems}))
 
 
 def summary_lines(problems: Sequence[Problem], limit: int = 20) -> tuple[str, ...]:

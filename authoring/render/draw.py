@@ -46,7 +46,7 @@ def needs_seed(mission: Mission, players: int) -> bool:
 def empty_plan(players: int, seed: int) -> Plan:
     """Returns a plan with no actions whose crew is ``players`` players (P rows) and androids.
 
-    The crew has 5 figures with 5 players and 4 otherwise (rules.md §16), so the engine plays
+    The crew has 5 figures with 5 players and 4 otherwise (docs/rules.md §16), so the engine plays
     unconfirmed reports exactly when the soundtrack announces them.
     """
     figures = 5 if players >= 5 else 4

@@ -2,7 +2,7 @@
 
 Squares are numbered from the ship (square 1 is Z). A threat enters on the highest square and,
 in the threat-action step of every turn from its appearance on (turn 13 included), moves by its
-speed; each X/Y/Z square it lands on or passes triggers (rules.md §5-§7). The drawing puts the
+speed; each X/Y/Z square it lands on or passes triggers (docs/rules.md §5-§7). The drawing puts the
 entry square on the left and the ship on the right, one fixed width per square, so that every
 board of a sheet is drawn on the same scale and the ship ends line up.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
 
 LONGEST = max(board.length for board in TRAJECTORIES.values())
-LAST_MOVE_TURN = 13  # the closing step moves every threat once more (rules.md §6)
+LAST_MOVE_TURN = 13  # the closing step moves every threat once more (docs/rules.md §6)
 
 SQUARE = 15    # SVG units per square
 HEIGHT = 15    # height of one square

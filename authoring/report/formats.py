@@ -13,13 +13,13 @@ import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from authoring.lint.docs_link import docs_base, is_web_address, rule_doc_url
 from authoring.lint.problem import SEVERITY_RANK, Problem
 from authoring.lint.registry import VALIDATOR_CODES, all_rules
 from authoring.report.types import FileText
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-RULES_URL = "https://spacealert.invalid/rules/"
 
 
 def _problems(results: Sequence[FileText]) -> Iterator[Problem]:
@@ -97,7 +97,8 @@ def format_github(results: Sequence[FileText]) -> str:
     """GitHub Actions annotations, one workflow command per problem."""
     out = []
     for p in _problems(results):
-        message = p.message + (f" (hint: {p.hint})" if p.hint else "")
+        message = (p.message + (f" (hint: {p.hint})" if p.hint else "")
+                   + f" (docs: {rule_doc_url(p.code)})")
         out.append(f"::{_GITHUB_LEVEL[p.severity]} file={_escape_property(p.file)},"
                    f"line={p.line},col={p.col},"
                    f"title={_escape_property(f'{p.code} {p.name}')}::{_escape_data(message)}\n")
@@ -107,18 +108,35 @@ def format_github(results: Sequence[FileText]) -> str:
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
+def _sarif_help(code: str, name: str) -> dict[str, object]:
+    """The link to a rule's page; SARIF's ``helpUri`` must be absolute, ``help`` need not."""
+    url = rule_doc_url(code)
+    links: dict[str, object] = {"help": {"text": f"{code} {name}: {url}",
+                                         "markdown": f"[{code} {name}]({url})"}}
+    if is_web_address(url):
+        links["helpUri"] = url
+    return links
+
+
 def _sarif_rules() -> list[dict[str, object]]:
     rules: list[dict[str, object]] = []
     for code, (name, text) in VALIDATOR_CODES.items():
         rules.append({"id": code, "name": name, "shortDescription": {"text": text},
+                      **_sarif_help(code, name),
                       "defaultConfiguration": {"level": "error"}})
     for rule in all_rules().values():
         rules.append({"id": rule.code, "name": rule.name,
                       "shortDescription": {"text": rule.summary},
                       "fullDescription": {"text": rule.doc},
-                      "helpUri": f"{RULES_URL}{rule.code}",
+                      **_sarif_help(rule.code, rule.name),
                       "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]}})
     return rules
+
+
+def _information_uri() -> dict[str, str]:
+    """The rule index of a published docs site, when one is configured (must be absolute)."""
+    base = docs_base().rstrip("/")
+    return {"informationUri": f"{base}/lint/"} if is_web_address(base) else {}
 
 
 def format_sarif(results: Sequence[FileText]) -> str:
@@ -142,7 +160,7 @@ def format_sarif(results: Sequence[FileText]) -> str:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "spacealert lint", "informationUri": RULES_URL,
+            "tool": {"driver": {"name": "spacealert lint", **_information_uri(),
                                 "rules": rules}},
             "results": sarif_results,
         }],

@@ -48,7 +48,7 @@ class Value:
     """A plan's value: search objective, expected score, survival probability, exactness."""
 
     objective: float  # expected shaped value (lost ships below every surviving one)
-    expected: float  # expected score, a lost ship scoring 0 (rules §15)
+    expected: float  # expected score, a lost ship scoring 0 (docs/rules.md §15)
     survival: float  # probability that the ship survives
     exact: bool  # True when every draw outcome was played
     leaves: int  # draw sequences played to the end

@@ -1,4 +1,4 @@
-"""Checks the probabilistic claims of rules.md §21 by forcing each first damage token in turn.
+"""Checks the probabilistic claims of docs/rules.md §21 by forcing each first damage token in turn.
 
 Each of the six tokens of a zone is equally likely to be drawn first, so averaging over the
 six forced draws gives the exact expectation when only the first token can matter.

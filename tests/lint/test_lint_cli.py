@@ -79,7 +79,8 @@ def test_github_and_sarif_formats(runner: CliRunner, early: str) -> None:
     result = runner.invoke(app, ["lint", early, "--select", "T104", "--output-format", "github"])
     assert result.stdout == (f"::error file={early},line=7,col=10,title=T104 early-event::"
                              "incoming data at 0%3A05: expected no event before 0%3A10 "
-                             "(hint: the start announcement lasts about 6.6 s)\n"
+                             "(hint: the start announcement lasts about 6.6 s) "
+                             "(docs: docs/lint/T104.md)\n"
                              .replace("0%3A", "0:"))
     result = runner.invoke(app, ["lint", early, "--select", "T104", "--output-format", "sarif"])
     sarif = json.loads(result.stdout)

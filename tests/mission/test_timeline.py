@@ -1,4 +1,4 @@
-"""The compiled timeline follows the timing model of soundtrack.md §4."""
+"""The compiled timeline follows the timing model of docs/soundtrack.md §4."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ OFFICIAL = Path(__file__).resolve().parents[2] / "missions" / "official"
 def test_catalogue_has_the_printed_texts() -> None:
     pulse = FACES["E1-01"]
     assert (pulse.name, pulse.health, pulse.shield, pulse.speed) == ("Pulse Ball", "5", "1", "2")
-    assert pulse.y == "Attack 1 on all three zones"  # rules.md §20 decision
+    assert pulse.y == "Attack 1 on all three zones"  # docs/rules.md §20 decision
     warheads = FACES["I1-07"]
     assert not warheads.external and warheads.start and warheads.speed_value == 3
     assert not warheads.health.isdigit()  # a formula printed as text

@@ -23,7 +23,7 @@ DATA = HERE / "data"
 PACK = DATA / "pack"
 GOLDEN = HERE / "golden"
 CHROMIUM = "/usr/bin/chromium"
-#: Flags for headless Chromium as root and offline (ecosystem.md §4).
+#: Flags for headless Chromium as root (no sandbox) and offline (no background network).
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required"]

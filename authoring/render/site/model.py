@@ -65,12 +65,17 @@ class Track:
 
 @dataclass(frozen=True)
 class LintSummary:
-    """How a mission fared in the linter: counts and the (short) messages."""
+    """How a mission fared in the linter: counts, the (short) messages and the rule pages.
+
+    ``rule_pages`` pairs each code found with the address of its documentation page; it is
+    empty unless the docs are published on the web (see ``authoring.lint.docs_link``).
+    """
 
     errors: int = 0
     warnings: int = 0
     infos: int = 0
     messages: tuple[str, ...] = ()
+    rule_pages: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ rule falls back to the nominal lengths of the official recording and says so in 
 problem's hint; it then finds what ``T106`` finds.
 
 **Why it matters.** Nominal lengths are shorter than real audio: with real clip lengths 63 %
-of JSAMG missions contain two overlapping lines (soundtrack.md §6.2). A synthetic voice may
+of JSAMG missions contain two overlapping lines (docs/soundtrack.md §6.2). A synthetic voice may
 speak more slowly than the CD.
 
 **Options.**

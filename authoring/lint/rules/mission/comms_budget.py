@@ -17,7 +17,7 @@ crew checks its plans).
 * ``last_phase`` — seconds starting in the last phase: base ``[20, 40]``, training
   ``[10, 30]``, test-run and double-action ``null``.
 
-Training figures come from the six official simulations (soundtrack.md §5.2 gives none).
+Training figures come from the six official simulations (docs/soundtrack.md §5.2 gives none).
 
 Passes::
 

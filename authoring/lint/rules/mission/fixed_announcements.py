@@ -9,7 +9,7 @@ compiled timeline, that each phase's warning starts after the previous phase's c
 (or the start announcement) has ended.
 
 **Why it matters.** A lost or garbled warning is the best-known failure of published
-generators (soundtrack.md §6.2; lint checklist item 2).
+generators (docs/soundtrack.md §6.2; lint checklist item 2).
 
 **Options.** None.
 

@@ -7,7 +7,7 @@ not increase, and a mission that does not start at 0:00, are validator problems 
 the start is fixed by the format).
 
 **Why it matters.** Threat turns, warnings and the whole timing model are defined per phase
-(soundtrack.md §4, lint checklist item 1).
+(docs/soundtrack.md §4, lint checklist item 1).
 
 **Options.** None; the count comes from the profile (test-run 2, others 3).
 

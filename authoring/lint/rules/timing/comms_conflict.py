@@ -6,7 +6,7 @@ covers a warning or a countdown (lint checklist item 25).
 
 **Why it matters.** A threat announced while nobody may talk cannot be discussed before it
 strikes; a warning buried under static is the JSAMG seed-7 bug (a comms-down over "Operation
-ends in twenty seconds", soundtrack.md §6.2). No official comms-down crosses a phase end.
+ends in twenty seconds", docs/soundtrack.md §6.2). No official comms-down crosses a phase end.
 
 **Options.**
 

@@ -13,7 +13,7 @@ that starts
 An "ambush" at exactly ``E - 55 s`` is allowed (three official phases have one).
 
 **Why it matters.** Published generators lose or overlap the fixed announcements this way
-(soundtrack.md §6.2: 54 % of JSAMG missions overlap the final countdown).
+(docs/soundtrack.md §6.2: 54 % of JSAMG missions overlap the final countdown).
 
 **Options.**
 

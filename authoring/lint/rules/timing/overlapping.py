@@ -9,7 +9,7 @@ left to other rules: the transfer beep to ``T107``, the static of a communicatio
 reported once (how many, from when, the first few) instead of pair by pair.
 
 **Why it matters.** Two lines spoken at once are lost; published generators key events by
-second and silently drop one, or check only against the latest start (soundtrack.md §6.2).
+second and silently drop one, or check only against the latest start (docs/soundtrack.md §6.2).
 Real synthesized lengths differ from the nominal ones: ``A101`` repeats this check with the
 rendered voice.
 
