@@ -157,7 +157,8 @@ def check_campaign(doc: Document, path: str | Path) -> tuple[Campaign | None, li
             line, col = doc.locate(["missions", ref.index, "mission"])
             own.append(Problem(doc.file, line, col, "C002", "invalid-mission",
                                f"mission {ref.reference!r} is invalid ({len(found)} "
-                               f"problem{'s' if len(found) > 1 else ''} in {ref.shown})", path=f"$.missions[{ref.index}].mission"))
+                               f"problem{'s' if len(found) > 1 else ''} in {ref.shown})",
+                               path=f"$.missions[{ref.index}].mission"))
             continue
         entries.append(_entry(data["missions"][ref.index], mission, ref.reference, ref.shown))
     if own or theirs:
