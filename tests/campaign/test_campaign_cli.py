@@ -91,3 +91,28 @@ def test_refused_repairs_and_usage_errors() -> None:
     two = runner.invoke(app, ["resolve", str(mission), *MISSION_PLANS[:2]])
     assert two.exit_code == 2
     assert "expected one plan for a mission" in two.output
+
+
+def test_simulate_a_campaign_is_deterministic_and_states_its_policy() -> None:
+    args = ["simulate", str(CAMPAIGN), "-n", "6", "--seed", "5", "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert runner.invoke(app, args).stdout == first.stdout
+    data = json.loads(first.stdout)
+    assert data["missions"] == ["cd-simulation-1", "cd-simulation-2", "cd-simulation-3"]
+    assert data["repair_policy"].startswith("each crew member in seat order")
+    assert abs(sum(data["lost_by_mission"]) + data["survival_rate"] - 1) < 1e-9
+    assert 0 <= data["difficulty"] <= 100
+
+
+def test_a_one_mission_campaign_simulates_like_its_mission(tmp_path: Path) -> None:
+    mission = REPO / "missions" / "official" / "simulation-1.yaml"
+    campaign = tmp_path / "one.yaml"
+    campaign.write_text(f"campaign: 1\nid: one\ntitle: One\nmissions:\n  - mission: {mission}\n",
+                        encoding="utf-8")
+    args = ["-n", "8", "--seed", "3", "--json"]
+    alone = json.loads(runner.invoke(app, ["simulate", str(mission), *args]).stdout)
+    as_campaign = json.loads(runner.invoke(app, ["simulate", str(campaign), *args]).stdout)
+    assert as_campaign["difficulty"] == alone["difficulty"]
+    assert as_campaign["scores"] == alone["scores"]
+    assert as_campaign["survival_rate"] == alone["survival_rate"]
