@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from authoring.errors import InvalidInputError
-from authoring.mission import load_document
+from authoring.mission import load_campaign, load_document
 
 MANIFEST = "pack.yaml"
 DEFAULT_VOICES = ("en",)
@@ -30,6 +30,7 @@ class Pack:
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
     audio: tuple[str, ...] = DEFAULT_AUDIO
     sheets: tuple[str, ...] = DEFAULT_SHEETS
+    campaigns: tuple[Path, ...] = ()  # campaign files (docs/rules.md §18)
 
     @property
     def manifest(self) -> Path:
@@ -81,6 +82,27 @@ def load_pack(packdir: Path) -> Pack:
             raise InvalidInputError(f"{where}: mission file {relative!r} does not exist",
                                     hint=f"paths are relative to {packdir}")
         missions.append(path)
+    campaigns: list[Path] = []
+    listed = set(missions)
+    for index, relative in enumerate(data.get("campaigns", [])):
+        line, col = doc.locate(["campaigns", index])
+        where = f"{manifest}:{line}:{col}"
+        path = _inside(folder, str(relative), "campaign", where)
+        if not path.is_file():
+            raise InvalidInputError(f"{where}: campaign file {relative!r} does not exist",
+                                    hint=f"paths are relative to {packdir}")
+        campaign = load_campaign(path, display=str(packdir / relative))
+        for entry in campaign.missions:
+            mission_path = (path.parent / entry.reference).resolve() \
+                if entry.reference.endswith((".yaml", ".yml")) else None
+            if mission_path is None:
+                mission_path = next((m for m in missions if _mission_id(m) == entry.reference),
+                                    None)
+            if mission_path not in listed:
+                raise InvalidInputError(
+                    f"{where}: campaign {relative!r} plays {entry.reference!r}, which is not "
+                    "one of the pack's missions", hint="add it to `missions` in pack.yaml")
+        campaigns.append(path)
     voices = tuple(str(v) for v in data.get("voices", DEFAULT_VOICES))
     for index, voice in enumerate(voices):
         if voice.endswith((".yaml", ".yml")):
@@ -100,4 +122,14 @@ def load_pack(packdir: Path) -> Pack:
         languages=tuple(str(v) for v in data.get("languages", DEFAULT_LANGUAGES)),
         audio=tuple(str(v) for v in data.get("audio", DEFAULT_AUDIO)),
         sheets=tuple(str(v) for v in data.get("sheets", DEFAULT_SHEETS)),
+        campaigns=tuple(campaigns),
     )
+
+
+def _mission_id(path: Path) -> str | None:
+    """Returns the id of a mission file (None when unreadable): campaigns name missions so."""
+    from authoring.mission import read_document
+
+    data = read_document(path).data
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
