@@ -70,8 +70,9 @@ def resolve(
     """
     campaign = campaign_or_none(mission)
     if campaign is not None:
-        if exact or samples:
-            raise UsageError("--exact and --samples apply to single missions")
+        if exact or samples or seed is not None or level is not None:
+            raise UsageError("--exact, --samples, --seed and --level apply to single missions "
+                             "(each mission of a campaign uses its plan's seed)")
         played = resolve_campaign_files(campaign, plans, repairs or [], trace=trace)
         print_campaign(campaign, played, as_json=as_json)
         return
