@@ -87,6 +87,8 @@ def test_refused_repairs_and_usage_errors() -> None:
     many = runner.invoke(app, ["resolve", str(CAMPAIGN), *MISSION_PLANS[:2], "--repairs", "",
                                "--repairs", ""])
     assert many.exit_code == 2
+    seeded = runner.invoke(app, ["resolve", str(CAMPAIGN), *MISSION_PLANS, "--seed", "3"])
+    assert seeded.exit_code == 2 and "apply to single missions" in seeded.output
     mission = REPO / "missions" / "official" / "simulation-1.yaml"
     two = runner.invoke(app, ["resolve", str(mission), *MISSION_PLANS[:2]])
     assert two.exit_code == 2
