@@ -68,6 +68,11 @@ def generate(
         "--count", help="Write this many missions (seeds SEED, SEED+1, ...) into -o DIR.",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    campaign: Annotated[bool, typer.Option(
+        "--campaign", help="Write a campaign (docs/rules.md §18) into -o DIR: campaign.yaml "
+        "and its missions, decks harder from mission to mission.")] = False,
+    missions: Annotated[int, typer.Option(
+        "--missions", min=1, max=3, help="With --campaign: how many missions.")] = 3,
 ) -> None:
     """Generate random missions calibrated to the official tracks.
 
@@ -95,6 +100,24 @@ def generate(
         length=parse_length(length) if length is not None else None,
         decks=decks,  # type: ignore[arg-type]
     )
+    if campaign:
+        if count is not None or output is None:
+            raise UsageError("--campaign needs -o DIR (and no --count): the folder to write the "
+                             "campaign and its missions into")
+        if output.exists() and not output.is_dir():
+            raise UsageError(f"{output}: not a folder; --campaign writes into -o DIR")
+        from authoring.generate.campaign import generate_campaign
+
+        made = generate_campaign(base, missions)
+        written = [(output / name, text) for name, text in
+                   [*made.missions, (made.campaign_name, made.campaign_text)]]
+        for target, _ in written:  # refuse before writing anything
+            refuse_existing(target, force)
+        for target, text in written:
+            write_text_atomic(target, text, force=force)
+        err(f"wrote {output / made.campaign_name} and {missions} missions (seeds {seed}.."
+            f"{seed + missions - 1})")
+        return
     if count is None:
         text = generated_text(generate_mission(base))
         if output is None:

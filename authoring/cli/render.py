@@ -23,14 +23,17 @@ from authoring.audio.captions import CAPTION_FORMATS, captions
 from authoring.audio.export import (
     AudioSettings,
     Tags,
+    check_encoder,
     open_audio,
     parse_bitrate,
     parse_channels,
     stream_into,
+    write_audio,
 )
+from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
-from authoring.mission import load_mission
+from authoring.mission import Campaign, load_mission
 from authoring.mission.timecode import format_ms
 from authoring.mission.timeline import compile_timeline
 
@@ -40,9 +43,11 @@ app = typer.Typer()
 @app.command()
 @reports_errors
 def render(
-    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    mission: Annotated[Path, typer.Argument(
+        help="The mission file, or a campaign file (docs/rules.md §18).", show_default=False)],
     out: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Output file (default: <mission-id>.<format> here).",
+        "--output", "-o", help="Output file (default: <mission-id>.<format> here). For a "
+        "campaign: the output folder (default: here), or the joined file with --join.",
         show_default=False)] = None,
     voice: Annotated[str | None, typer.Option(
         "--voice", help="Voice id or voice file (see `spacealert voices list`); default: the "
@@ -74,17 +79,37 @@ def render(
         "refusing.")] = False,
     no_bed: Annotated[bool, typer.Option(
         "--no-bed", help="Leave out the alarm bed between announcements.")] = False,
+    join: Annotated[bool, typer.Option(
+        "--join", help="Campaigns: one file with every mission, each after its story "
+        "announcement, with a pause between missions.")] = False,
+    pause: Annotated[int, typer.Option(
+        "--pause", min=0, max=3600, help="Campaigns with --join: seconds of silence between "
+        "two missions.")] = 10,
 ) -> None:
     """Render a playable soundtrack: synthesized voice, sound effects, one mixed file.
 
     Every cue of the compiled timeline is placed at its exact sample. Announcements that would
     be heard over each other are refused (exit 1) unless --allow-overlap is given. Missing
     ffmpeg or espeak-ng: exit 3.
+
+    A campaign renders each mission with the campaign's soundtrack choice (players, voice)
+    to <campaign-id>-<n>-<mission-id>.<format>, or with --join one file.
     """
     settings_channels, settings_bitrate = parse_channels(channels), parse_bitrate(bitrate)
     if caption_format is not None and caption_format not in CAPTION_FORMATS:
         raise UsageError(f"--captions expects one of {', '.join(CAPTION_FORMATS)}, "
                          f"got {caption_format!r}")
+    campaign = campaign_or_none(mission)
+    if campaign is not None:
+        if caption_format is not None:
+            raise UsageError("--captions applies to single missions")
+        _render_campaign(campaign, out, voice=voice, fmt=fmt, players=players,
+                         cache=None if no_cache else ClipCache(cache_dir or default_cache_dir()),
+                         options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
+                         join=join, pause=pause)
+        return
+    if join:
+        raise UsageError("--join applies to campaign files")
     loaded = load_mission(mission)
     if out is None:
         fmt = format_for(Path("x.mp3"), fmt)
@@ -145,3 +170,49 @@ def render(
     stats = f", cache {cache.stats.hits} hit(s), {cache.stats.misses} miss(es)" if cache else ""
     err(f"rendered {timeline.mission_id} with voice {chosen.id}: "
         f"{format_ms(rendering.duration_ms)}, {len(rendering.clips)} spoken cues{stats}")
+
+
+def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
+                     fmt: str | None, players: int | None, cache: ClipCache | None,
+                     options: RenderOptions, join: bool, pause: int) -> None:
+    """Renders a campaign: one file per mission into a folder, or one joined file."""
+    from authoring.audio.campaign import joined_track, render_campaign
+    from authoring.audio.mixer import to_stereo_pcm16
+
+    if join:
+        target = out or Path(f"{campaign.id}.{format_for(Path('x.mp3'), fmt)}")
+        fmt = format_for(target, fmt)
+        if target.is_dir():
+            raise UsageError(f"{target} is a folder: --join expects an output file name")
+        if not target.parent.is_dir():
+            raise UsageError(f"cannot write {target}: the folder {target.parent} does not exist")
+    else:
+        folder = out or Path(".")
+        if not folder.is_dir():
+            raise UsageError(f"expected an existing output folder for the campaign's files, "
+                             f"got {folder}")
+        fmt = format_for(Path("x.mp3"), fmt)
+    check_encoder(fmt)
+    voices = []
+    for entry in campaign.missions:
+        name = voice or entry.voice
+        if name is not None:
+            voices.append(load_voice(name))
+            continue
+        from authoring.audio.voice import voice_for_language  # the one resolver render uses
+
+        voices.append(voice_for_language(entry.mission.language) or load_voice(DEFAULT_VOICE))
+    rendered = render_campaign(campaign, voices, cache=cache, options=options, players=players)
+    for rendering in rendered.missions:
+        for warning in rendering.warnings:
+            err(f"warning: {warning}")
+    if join:
+        write_audio(to_stereo_pcm16(joined_track(rendered, pause * 1000)), target, fmt)
+        typer.echo(str(target))
+    else:
+        for number, (entry, rendering) in enumerate(zip(campaign.missions, rendered.missions,
+                                                        strict=True), 1):
+            path = folder / f"{campaign.id}-{number}-{entry.mission.id}.{fmt}"
+            write_audio(rendering, path, fmt)
+            typer.echo(str(path))
+    err(f"rendered campaign {campaign.id}: {len(campaign.missions)} missions")

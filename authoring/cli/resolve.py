@@ -8,42 +8,41 @@ from typing import Annotated
 
 import typer
 
+from authoring.cli._campaign import (
+    campaign_or_none,
+    load_plan,
+    print_campaign,
+    resolve_campaign_files,
+)
 from authoring.cli._common import reports_errors
 from authoring.engine import (
     Estimate,
     ExactOutcome,
-    Plan,
     estimate,
     exact_outcome,
     format_result,
-    parse_plan,
     resolve_mission,
     setup_from_mission,
 )
-from authoring.errors import InvalidInputError
-from authoring.mission import InvalidFileError, load_document, load_mission, read_document
+from authoring.errors import InvalidInputError, UsageError
+from authoring.mission import InvalidFileError, load_mission, read_document
 
 app = typer.Typer()
-
-
-def _load_plan(path: Path) -> Plan:
-    """Reads a plan file: YAML/JSON checked against the plan schema, or the compact text form."""
-    if path.suffix == ".txt":
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise InvalidInputError(f"{path}: cannot read the plan: {error.strerror}") from None
-        return parse_plan(text)
-    return Plan.from_mapping(load_document(path, "plan").data)
 
 
 @app.command()
 @reports_errors
 def resolve(
-    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
-    plan: Annotated[Path, typer.Argument(
-        help="The crew plan: a YAML file (schemas/plan.schema.json) or the compact .txt form.",
-        show_default=False)],
+    mission: Annotated[Path, typer.Argument(
+        help="The mission file, or a campaign file (docs/rules.md §18).", show_default=False)],
+    plans: Annotated[list[Path], typer.Argument(
+        help="The crew plan: a YAML file (schemas/plan.schema.json) or the compact .txt form. "
+        "For a campaign: one plan per mission played, or one campaign plan file "
+        "(schemas/campaign-plan.schema.json).", show_default=False)],
+    repairs: Annotated[list[str] | None, typer.Option(
+        "--repairs", help="Campaigns: the repairs after a mission, e.g. 'P1=red:structural "
+        "P2=squad A1=-'; once per step between missions (missing: the stated policy).",
+        show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Seed of the damage-token draws (default: the plan's).")] = None,
     level: Annotated[int | None, typer.Option(
@@ -65,7 +64,22 @@ def resolve(
     trajectories that came up, and the seed of the damage-token draws.
     Exit code 0 when the plan was resolved (whether or not the ship
     survived), 1 for an invalid mission or plan.
+
+    A campaign file plays its missions in a row with the repairs between
+    them and prints every mission's log and the campaign score.
     """
+    campaign = campaign_or_none(mission)
+    if campaign is not None:
+        if exact or samples or seed is not None or level is not None:
+            raise UsageError("--exact, --samples, --seed and --level apply to single missions "
+                             "(each mission of a campaign uses its plan's seed)")
+        played = resolve_campaign_files(campaign, plans, repairs or [], trace=trace)
+        print_campaign(campaign, played, as_json=as_json)
+        return
+    if len(plans) != 1 or repairs:
+        raise UsageError(f"expected one plan for a mission (several plans and --repairs are "
+                         f"for campaigns), got {len(plans)} plans")
+    plan = plans[0]
     loaded = load_mission(mission)
     from authoring.lint.playability import card_problems
 
@@ -75,7 +89,7 @@ def resolve(
     exact_result: ExactOutcome | None = None
     estimated: Estimate | None = None
     try:
-        crew_plan = _load_plan(plan)
+        crew_plan = load_plan(plan)
         result = resolve_mission(loaded, crew_plan, seed=seed, level=level, trace=trace)
         if exact or samples:
             setup = setup_from_mission(loaded, crew_plan, level=level)

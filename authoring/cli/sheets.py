@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.mission import Mission, load_mission
@@ -25,6 +26,7 @@ class Kind(StrEnum):
     threats = "threats"
     comms_officer = "comms-officer"
     answer_key = "answer-key"
+    campaign_log = "campaign-log"
 
 
 class PaperSize(StrEnum):
@@ -54,7 +56,9 @@ def _difficulty(mission: Mission) -> Difficulty:
 @app.command()
 @reports_errors
 def sheets(
-    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    mission: Annotated[Path, typer.Argument(
+        help="The mission file, or a campaign file for --kind campaign-log.",
+        show_default=False)],
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", show_default=False, metavar="OUT",
         help="Output file, .pdf or .html (default: MISSION-KIND.pdf in the current folder).")]
@@ -81,6 +85,8 @@ def sheets(
     threats: one block per threat card the mission's decks can bring up, with its tracks.
     comms-officer: every announcement in time order with a tick box.
     answer-key: the cards and trajectories of one draw (--seed N), for teaching.
+    campaign-log (a campaign file): per mission the damage and squads carried over, the
+    repairs, points and confirmation, and the campaign score, to fill in at the table.
     """
     target = output or Path(f"{mission.stem}-{kind.value}.pdf")
     if target.suffix.lower() not in (".pdf", ".html", ".htm"):
@@ -88,6 +94,17 @@ def sheets(
     for folder in templates or []:
         if not folder.is_dir():
             raise UsageError(f"--templates: expected a folder, got {str(folder)!r}")
+    campaign = campaign_or_none(mission)
+    if (campaign is not None) != (kind is Kind.campaign_log):
+        raise UsageError("--kind campaign-log goes with a campaign file, and a campaign file "
+                         "with --kind campaign-log")
+    if campaign is not None:
+        from authoring.render.campaign_log import build_campaign_log
+
+        build_campaign_log(campaign, target, paper=paper.value,
+                           templates=tuple(templates or ()))
+        err(f"wrote {target}")
+        return
     from authoring.render.build import build_sheet
 
     loaded = load_mission(mission)

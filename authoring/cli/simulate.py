@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from authoring._files import write_atomic
+from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.lint.sim import CREW_SIMPLIFICATION, CREWS, SimulationStats, simulate
@@ -48,7 +49,8 @@ def _report(stats: SimulationStats) -> str:
 @app.command("simulate")
 @reports_errors
 def simulate_command(
-    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    mission: Annotated[Path, typer.Argument(
+        help="The mission file, or a campaign file (docs/rules.md §18).", show_default=False)],
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=1_000_000,
                                        help="Number of games.")] = 100,
     crew: Annotated[str, typer.Option("--crew", help="Crew model: heuristic (fast) or planner "
@@ -72,9 +74,33 @@ def simulate_command(
     Each game draws threat cards from the mission's decks and random trajectories (unless
     pinned), lets the crew plan (phase 1 knowing only phase-1 threats) and resolves the plan
     with the rules engine.
+
+    A campaign plays its missions in a row with one ship; between missions the crew repairs
+    by a stated policy (printed with the results): structural damage first, then reactor and
+    shield tokens, disabled squads, cannons and gravolifts, at most two tokens per zone.
     """
     if crew not in CREWS:
         raise UsageError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
+    campaign = campaign_or_none(mission)
+    if campaign is not None:
+        if plot is not None or crew != "heuristic":
+            raise UsageError("campaigns are simulated with the heuristic crew and no --plot")
+        from authoring.lint.sim.campaign import report, simulate_campaign
+
+        played = simulate_campaign(campaign, games=games, crew=crew, seed=seed)
+        if as_json:
+            typer.echo(json.dumps({
+                "campaign": played.campaign, "missions": [e.mission.id for e in
+                                                          campaign.missions],
+                "crew": played.crew, "games": played.games, "seed": played.seed,
+                "survival_rate": played.survival_rate,
+                "difficulty": round(played.difficulty(), 2), "scores": played.scores,
+                "lost_by_mission": played.lost_by_mission(),
+                "mean_carried_tokens": played.mean_carried(),
+                "repair_policy": played.policy, "crew_model": CREW_SIMPLIFICATION}, indent=2))
+        else:
+            typer.echo(report(played, [e.mission.title for e in campaign.missions]), nl=False)
+        return
     loaded = load_mission(mission)
     options = {"iterations": iterations, "styles": styles} if crew == "planner" else {}
     stats = simulate(loaded, games=games, crew=crew, seed=seed, jobs=jobs,

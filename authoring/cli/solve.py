@@ -11,9 +11,11 @@ from typing import Annotated
 import typer
 
 from authoring._files import write_atomic
+from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import reports_errors
+from authoring.engine import setup_from_mission
 from authoring.errors import UsageError
-from authoring.mission import load_mission
+from authoring.mission import Campaign, load_mission
 from authoring.mission.load import dump_yaml
 from authoring.solve import (
     Progress,
@@ -21,6 +23,7 @@ from authoring.solve import (
     json_report,
     load_draw,
     load_plan,
+    plan_table,
     prepare,
     text_report,
     to_plan,
@@ -37,7 +40,9 @@ DEFAULT_ITERATIONS = 100000
 @app.command()
 @reports_errors
 def solve(
-    mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
+    mission: Annotated[Path, typer.Argument(
+        help="The mission file, or a campaign file (plans every mission and the repairs).",
+        show_default=False)],
     draw: Annotated[Path | None, typer.Option(
         "--draw", help="Threat cards and trajectory boards (schemas/draw.schema.json); "
         "cards not given are drawn from the mission's decks with --seed.",
@@ -93,6 +98,12 @@ def solve(
         raise UsageError(f"expected --players 1 to 5, got {players}")
     if iterations is None and time_limit is None:
         iterations = DEFAULT_ITERATIONS
+    campaign = campaign_or_none(mission)
+    if campaign is not None:
+        _solve_campaign(campaign, seed=seed, iterations=iterations, time_limit=time_limit,
+                        jobs=jobs, restarts=restarts, heroics=not no_heroics, output=output,
+                        as_json=as_json, others=(draw, players, figures, fix))
+        return
     problem = prepare(load_mission(mission), seed=seed, players=players, figures=figures,
                       draw=load_draw(draw) if draw is not None else None,
                       fixed=load_plan(fix) if fix is not None else None)
@@ -151,3 +162,44 @@ def _write_plan(path: Path, mission_id: str, data: dict[str, object], expected: 
                                f"survival {survival:.1%}",
                 **{k: v for k, v in data.items() if k != "format"}}
     write_atomic(path, dump_yaml(document))
+
+
+def _solve_campaign(campaign: Campaign, *, seed: int, iterations: int | None,
+                    time_limit: float | None, jobs: int | None, restarts: int, heroics: bool,
+                    output: Path | None, as_json: bool, others: tuple[object, ...]) -> None:
+    """Plans a campaign: each mission solved, then the repairs by look-ahead."""
+    from authoring.engine import format_campaign, resolve_campaign
+    from authoring.solve.campaign import solve_campaign
+
+    if any(o is not None for o in others):
+        raise UsageError("--draw, --players, --figures and --fix apply to single missions; a "
+                         "campaign's soundtrack choice gives the players")
+    if time_limit is not None or iterations is None:
+        raise UsageError("campaigns are solved with --iterations (deterministic), not "
+                         "--time-limit")
+    found = solve_campaign(campaign, seed=seed, iterations=iterations,
+                           jobs=jobs or default_jobs(), restarts=restarts, heroics=heroics,
+                           progress=lambda text: typer.echo(text, err=True))
+    data = found.to_mapping()
+    if output is not None:
+        write_atomic(output, dump_yaml(data))
+    played = resolve_campaign([setup_from_mission(e.mission, p) for e, p in
+                               zip(campaign.missions, found.plans, strict=True)],
+                              list(found.plans), list(found.repairs), record=False)
+    if as_json:
+        result = played.to_dict()
+        for record in result["missions"]:
+            record["result"].pop("log")
+            record["result"].pop("trace")
+        typer.echo(json.dumps({"campaign_plan": data, "values": list(found.values),
+                               "resolved": result}, indent=2))
+        return
+    for number, plan in enumerate(found.plans, 1):
+        typer.echo(f"# mission {number}: {campaign.missions[number - 1].mission.id}")
+        typer.echo(plan_table(plan).rstrip("\n"))
+        if number <= len(found.repairs):
+            chosen = " ".join(f"{k}={v}" for k, v in found.repairs[number - 1].items())
+            typer.echo(f"# repairs after mission {number}: {chosen or 'none'} (estimated "
+                       f"value of the rest {found.values[number - 1]:.2f})")
+    summary = format_campaign(played).strip().splitlines()
+    typer.echo(f"# with the plans' seeds: {summary[-1] if summary else ''}")

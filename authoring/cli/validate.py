@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from authoring.cli._common import err, expand_paths, format_problem
-from authoring.mission import check_mission, read_document
+from authoring.mission import check_campaign, check_mission, is_campaign, read_document
 from authoring.mission.problem import Problem
 
 app = typer.Typer()
@@ -17,7 +17,7 @@ app = typer.Typer()
 @app.command()
 def validate(
     files: Annotated[list[str], typer.Argument(
-        help="Mission files, folders or glob patterns (e.g. 'missions/**/*.yaml').",
+        help="Mission or campaign files, folders or glob patterns (e.g. 'missions/**/*.yaml').",
         show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print problems only.")] = False,
@@ -27,6 +27,9 @@ def validate(
     Checks YAML syntax, the mission schema, phases and event times, pinned threat cards
     (known, of the event's kind, pinned once) and threats per turn (M105). `lint` checks all
     of this too, plus the official norms of timing, audio and difficulty.
+
+    A campaign file (top-level key 'campaign') is validated with every mission it names;
+    a mission's problems are reported in the mission's file.
 
     Every file is checked even when some fail; each problem is printed as
     file:line:col: CODE message. Exit code 0 when all are valid, 1 otherwise.
@@ -38,9 +41,13 @@ def validate(
     for display, path in expand_paths(files):
         checked += 1
         doc = read_document(path, display=display)
-        mission, found = check_mission(doc)
-        if mission is not None:
-            found = playability_problems(doc, mission)
+        # a campaign (top-level key 'campaign') is checked with every mission it names
+        if is_campaign(doc):
+            _, found = check_campaign(doc, path)
+        else:
+            mission, found = check_mission(doc)
+            if mission is not None:
+                found = playability_problems(doc, mission)
         if found:
             invalid += 1
             problems.extend(found)

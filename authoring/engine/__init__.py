@@ -11,6 +11,13 @@ Typical use::
 
 from __future__ import annotations
 
+from authoring.engine.campaign import (
+    CampaignResult,
+    CarryOver,
+    format_campaign,
+    parse_repairs,
+    resolve_campaign,
+)
 from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
 from authoring.engine.estimate import Estimate, estimate
 from authoring.engine.exact import ExactOutcome, exact_outcome
@@ -24,6 +31,8 @@ from authoring.engine.setup import Setup, ThreatEvent, make_setup, setup_from_mi
 __all__ = [
     "LEVELS",
     "Action",
+    "CampaignResult",
+    "CarryOver",
     "CrewPlan",
     "EngineError",
     "Estimate",
@@ -42,6 +51,7 @@ __all__ = [
     "ThreatOutcome",
     "estimate",
     "exact_outcome",
+    "format_campaign",
     "format_result",
     "get_level",
     "initial_state",
@@ -51,7 +61,9 @@ __all__ = [
     "parse_action",
     "parse_notation",
     "parse_plan",
+    "parse_repairs",
     "resolve",
+    "resolve_campaign",
     "resolve_mission",
     "setup_from_mission",
 ]

@@ -23,6 +23,8 @@ Fields, space-separated ``key=value`` in this order::
   ``h`` shield, ``H`` health, ``a`` activated (revealed, bonus on, grown up), ``k`` cryoshield
   gone, ``p`` X/Y squares passed, ``L`` Fissure level, ``s`` stations (slime spots with their
   health, e.g. ``sLB2+LW1``).
+* ``hull`` (campaigns only, written when not ``1.1.1``): the damage multiplier per zone from
+  structural damage carried over from the previous mission (docs/rules.md §18).
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ from authoring.engine.threats.cards import load_cards
 _SQUAD = ("", "*", "~")
 _STORED = "-ad"
 _FIELDS = ("t", "tracks", "sh", "re", "fuel", "rk", "bots", "comp", "vc", "dmg", "broken",
-           "contam", "scout", "lost", "crew", "slots", "thr")
+           "contam", "scout", "lost", "crew", "slots", "thr", "hull")
+# Written only when it differs from a single mission's (campaigns), so that single-mission
+# lines stay as they were.
+_OPTIONAL = {"hull"}
 
 
 def _token(code: int) -> str:
@@ -122,6 +127,8 @@ def notation(state: State) -> str:
         "slots=" + "|".join(slots),
         "thr=" + (",".join(_threat(th) for th in state.threats) or "-"),
     ]
+    if state.hull != [1, 1, 1]:
+        fields.append("hull=" + ".".join(map(str, state.hull)))
     return " ".join(fields)
 
 
@@ -189,7 +196,7 @@ def _parse_threat(item: str) -> ThreatState:
 def parse_notation(text: str) -> State:
     """Parses a notation line back into a state; ``notation(parse_notation(s)) == s``."""
     fields = split_fields(text)
-    missing = [k for k in _FIELDS if k not in fields]
+    missing = [k for k in _FIELDS if k not in fields and k not in _OPTIONAL]
     if missing:
         raise NotationError(f"expected every field, got none for {', '.join(missing)}")
     tracks = fields["tracks"].split(".")
@@ -229,4 +236,6 @@ def parse_notation(text: str) -> State:
         state.contaminated = {STATION_CODES.index(s) for s in fields["contam"].split(",")}
     state.scout_bonus = fields["scout"] == "1"
     state.lost = int(fields["lost"])
+    if "hull" in fields:
+        state.hull = _ints(fields["hull"], 3, "hull")
     return state

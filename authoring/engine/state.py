@@ -100,6 +100,9 @@ class State:
         self.scout_bonus = False  # a Scout reached Z: its +1 lasts the mission
         self.contaminated: set[int] = set()  # stations left contaminated by Contamination Z
         self.lost = 0  # turn the ship was destroyed, 0 while it flies
+        # Campaign (docs/rules.md §18): 2 in a zone whose structural damage was carried over
+        # unrepaired from the previous mission; damage past the shields there is doubled.
+        self.hull = [1, 1, 1]
 
     def copy(self) -> State:
         """Returns an independent copy of the state."""
@@ -115,6 +118,7 @@ class State:
         other.broken = set(self.broken)
         other.threats = [t.copy() for t in self.threats]
         other.contaminated = set(self.contaminated)
+        other.hull = self.hull[:]
         return other
 
     def __eq__(self, other: object) -> bool:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from authoring.errors import UsageError
+from authoring.lint.campaign import lint_campaign
 from authoring.lint.config import LintConfig, ResolvedConfig, find_config, read_config, resolve
 from authoring.lint.context import CueMeasurer, LintContext, json_path
 from authoring.lint.problem import Problem
@@ -20,6 +21,7 @@ from authoring.lint.registry import all_rules
 from authoring.lint.rule import Finding, Rule
 from authoring.lint.suppress import apply
 from authoring.mission.build import build_mission
+from authoring.mission.campaign import is_campaign
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import PROFILES, Mission
 from authoring.mission.schema import schema_problems
@@ -141,6 +143,8 @@ def lint_paths(paths: Iterable[tuple[str, Path]], *,
     """Lints each (display name, path); a configuration is found per folder unless given."""
     cache: dict[Any, Linter] = {}
     results: list[FileResult] = []
+    paths = list(paths)
+    inputs = [path for _, path in paths]
     select_list = list(select) if select else None
     ignore_list = list(ignore)
     for display, path in paths:
@@ -156,6 +160,11 @@ def lint_paths(paths: Iterable[tuple[str, Path]], *,
             linter = _linter_for(path, base_config, cache, profile=profile, voice=voice,
                                  measure=measure)
         doc = read_document(path, display=display)
+        if is_campaign(doc):
+            # a campaign is linted with the missions it names (each in its own file)
+            results.extend(FileResult(file, problems, text) for file, problems, text
+                           in lint_campaign(doc, path, linter.lint_document, inputs))
+            continue
         results.append(FileResult(display, linter.lint_document(doc), doc.text))
     return results
 

@@ -6,17 +6,23 @@ from pathlib import Path
 
 from authoring.errors import InvalidInputError
 from authoring.mission.build import build_mission
+from authoring.mission.campaign import Campaign, CampaignMission, check_campaign, is_campaign
 from authoring.mission.load import Document, parse_document, read_document
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
 from authoring.mission.schema import schema_problems
 
 __all__ = [
+    "Campaign",
+    "CampaignMission",
     "Document",
     "InvalidFileError",
     "Mission",
     "Problem",
+    "check_campaign",
     "check_mission",
+    "is_campaign",
+    "load_campaign",
     "load_document",
     "load_mission",
     "parse_document",
@@ -67,3 +73,12 @@ def load_document(path: str | Path, schema: str, *, display: str | None = None) 
     if problems:
         raise InvalidFileError(problems)
     return doc
+
+
+def load_campaign(path: str | Path, *, display: str | None = None) -> Campaign:
+    """Reads and validates a campaign and its missions; raises ``InvalidFileError``."""
+    doc = read_document(path, display=display)
+    campaign, problems = check_campaign(doc, path)
+    if campaign is None:
+        raise InvalidFileError(problems)
+    return campaign

@@ -30,7 +30,10 @@ from authoring.audio.export import (
     open_audio,
 )
 from authoring.audio.voice import voices_speaking
+from authoring.engine import EngineError
 from authoring.errors import InvalidInputError, UsageError
+from authoring.lint.sim.campaign import simulate_campaign
+from authoring.mission import load_campaign
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
 from authoring.mission.timeline import compile_timeline
@@ -44,9 +47,11 @@ from authoring.publish.manifest import Pack, load_pack
 from authoring.publish.rating import rate_mission
 from authoring.publish.reproducible import build_datetime, build_epoch, zip_bytes
 from authoring.render.build import build_sheet
+from authoring.render.campaign_log import build_campaign_log
 from authoring.render.site import (
     AUDIO_TYPES,
     AudioSource,
+    CampaignEntry,
     Download,
     LintSummary,
     MissionEntry,
@@ -294,8 +299,41 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
                         rating, note)
 
 
+#: Simulated campaigns behind a campaign page's difficulty (heuristic crew, seed 0).
+CAMPAIGN_GAMES = 40
+
+
+def _campaign_entry(path: Path, entries: tuple[MissionEntry, ...], pack: Pack,
+                    writer: _Writer, options: BuildOptions,
+                    progress: Progress) -> CampaignEntry:
+    """Builds a campaign's page entry: its missions' entries, log sheet and rating."""
+    campaign = load_campaign(path, display=pack.relative(path))
+    by_id = {entry.mission.id: entry for entry in entries}
+    missions = tuple(by_id[item.mission.id] for item in campaign.missions)
+    base = f"files/campaigns/{campaign.id}"
+    downloads = []
+    if pack.sheets:
+        progress(f"printing the campaign log of {campaign.id}")
+        relative = f"{base}/{campaign.id}-campaign-log.pdf"
+        build_campaign_log(campaign, writer.path(relative), templates=options.templates)
+        downloads.append(writer.download(relative, "Campaign log sheet (PDF)", "sheet"))
+    relative = f"{base}/{campaign.id}.yaml"
+    writer.write(relative, path.read_bytes())
+    downloads.append(writer.download(relative, "Campaign file (YAML)", "mission"))
+    difficulty = survival = None
+    if options.rate:
+        progress(f"rating campaign {campaign.id} by simulation")
+        try:
+            stats = simulate_campaign(campaign, games=CAMPAIGN_GAMES, seed=0)
+            difficulty, survival = stats.difficulty(), stats.survival_rate
+        except EngineError as error:  # e.g. a first-game mission the crew model cannot play
+            progress(f"note: campaign {campaign.id} not rated: {error}")
+    return CampaignEntry(campaign.id, campaign, missions, tuple(downloads), difficulty,
+                         survival, CAMPAIGN_GAMES if options.rate else 0)
+
+
 def _pack_sources(pack: Pack) -> list[Path]:
-    sources = [pack.manifest, *pack.missions]
+    sources = [pack.manifest, *pack.missions, *pack.campaigns]
     sources += [pack.folder / v for v in pack.voices if v.endswith((".yaml", ".yml"))]
     return sources
 
@@ -345,7 +383,9 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
         model = SiteModel(
             title=pack.title, description=pack.description, authors=pack.authors,
             licence=pack.licence, languages=pack.languages, built=build_datetime(epoch),
-            missions=entries, generator=options.generator)
+            missions=entries, generator=options.generator,
+            campaigns=tuple(_campaign_entry(p, entries, pack, writer, options, progress)
+                            for p in pack.campaigns))
         # the zip carries the pages too, so it browses offline; they are rendered without
         # the link to the zip itself (a copy cannot know its own size, and needs no link)
         offline = render_pages(model, options.templates)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from authoring.errors import InvalidInputError
-from authoring.mission import load_document
+from authoring.mission import load_campaign, load_document
 
 MANIFEST = "pack.yaml"
 DEFAULT_VOICES = ("en",)
@@ -36,6 +36,7 @@ class Pack:
     def bitrate(self, fmt: str) -> int | None:
         """Returns the bitrate chosen for ``fmt`` in kbit/s (None: the format's default)."""
         return dict(self.bitrates).get(fmt)
+    campaigns: tuple[Path, ...] = ()  # campaign files (docs/rules.md §18)
 
     @property
     def manifest(self) -> Path:
@@ -87,6 +88,27 @@ def load_pack(packdir: Path) -> Pack:
             raise InvalidInputError(f"{where}: mission file {relative!r} does not exist",
                                     hint=f"paths are relative to {packdir}")
         missions.append(path)
+    campaigns: list[Path] = []
+    listed = set(missions)
+    for index, relative in enumerate(data.get("campaigns", [])):
+        line, col = doc.locate(["campaigns", index])
+        where = f"{manifest}:{line}:{col}"
+        path = _inside(folder, str(relative), "campaign", where)
+        if not path.is_file():
+            raise InvalidInputError(f"{where}: campaign file {relative!r} does not exist",
+                                    hint=f"paths are relative to {packdir}")
+        campaign = load_campaign(path, display=str(packdir / relative))
+        for entry in campaign.missions:
+            mission_path = (path.parent / entry.reference).resolve() \
+                if entry.reference.endswith((".yaml", ".yml")) else None
+            if mission_path is None:
+                mission_path = next((m for m in missions if _mission_id(m) == entry.reference),
+                                    None)
+            if mission_path not in listed:
+                raise InvalidInputError(
+                    f"{where}: campaign {relative!r} plays {entry.reference!r}, which is not "
+                    "one of the pack's missions", hint="add it to `missions` in pack.yaml")
+        campaigns.append(path)
     voices = tuple(str(v) for v in data.get("voices", DEFAULT_VOICES))
     for index, voice in enumerate(voices):
         if voice.endswith((".yaml", ".yml")):
@@ -108,4 +130,14 @@ def load_pack(packdir: Path) -> Pack:
         sheets=tuple(str(v) for v in data.get("sheets", DEFAULT_SHEETS)),
         channels={"mono": 1, "stereo": 2}.get(str(data.get("audio_channels", ""))),
         bitrates=tuple((str(k), int(v)) for k, v in data.get("audio_bitrate", {}).items()),
+        campaigns=tuple(campaigns),
     )
+
+
+def _mission_id(path: Path) -> str | None:
+    """Returns the id of a mission file (None when unreadable): campaigns name missions so."""
+    from authoring.mission import read_document
+
+    data = read_document(path).data
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None

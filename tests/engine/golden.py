@@ -17,6 +17,17 @@ A file holds one or more scenarios separated by a line ``---``. Lines::
     expect survived: -
     expect on-track: -
     expect after 2: sh=1.0.1 thr=E1-05#1w@7   # a subset of the notation fields after turn 2
+
+Campaigns (docs/rules.md §18) chain missions in one scenario: a line ``next mission`` starts
+the next mission's lines (trajectories, threats, crew, expectations of that mission). Between
+them::
+
+    repairs: P1=red:structural P2=squad   # choices after this mission (no line: the policy)
+    squads: LR                            # where a lone squad starts in the next mission
+    expect repairs: P1=red:structural     # the repairs made after this mission (- for none)
+    expect carried: dmg=S.-.- squads=1    # what this mission started with
+    expect campaign: survived 17          # or: lost 2 (the mission of the loss)
+    expect campaign score: threats=8 vc=3 damage=2 worst=1 knocked=0 squads=0
 """
 
 from __future__ import annotations
@@ -24,8 +35,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from authoring.engine import Result, make_setup, parse_plan, resolve
+from authoring.engine import Result, make_setup, parse_plan, parse_repairs, resolve
+from authoring.engine.campaign import CampaignResult, CarryOver, resolve_campaign
 from authoring.engine.notation import split_fields
+from authoring.engine.ship import TOKEN_LETTERS
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 _PLAN_KEYS = {"seed", "tokens", "draw"}
@@ -44,16 +57,37 @@ class Scenario:
     plan_lines: list[str] = field(default_factory=list)
     expect: dict[str, str] = field(default_factory=dict)
     after: dict[int, str] = field(default_factory=dict)
+    # campaigns: the following missions, the choices after this one, campaign expectations
+    following: list[Scenario] = field(default_factory=list)
+    repairs: str | None = None
+    squads: str | None = None
+
+    def setup(self):  # type: ignore[no-untyped-def]
+        """Returns the engine setup of this mission."""
+        return make_setup(self.threats, self.trajectories, self.players, self.level)
 
     def run(self) -> Result:
         """Resolves the scenario with a trace of the notation after each turn."""
-        setup = make_setup(self.threats, self.trajectories, self.players, self.level)
-        return resolve(setup, parse_plan("\n".join(self.plan_lines)), trace=True)
+        return resolve(self.setup(), parse_plan("\n".join(self.plan_lines)), trace=True)
+
+    def run_campaign(self) -> CampaignResult:
+        """Resolves the missions of a campaign scenario in a row."""
+        missions = [self, *self.following]
+        return resolve_campaign(
+            [m.setup() for m in missions],
+            [parse_plan("\n".join(m.plan_lines)) for m in missions],
+            [None if m.repairs is None else parse_repairs(m.repairs) for m in missions[:-1]],
+            [m.squads for m in missions[:-1]], trace=True)
 
 
 def _parse_block(text: str, source: str) -> Scenario | None:
-    scenario = Scenario(id="", source=source)
+    first = scenario = Scenario(id="", source=source)
     for raw in text.splitlines():
+        if raw.split("#", 1)[0].strip() == "next mission":
+            scenario = Scenario(id=f"{first.id} mission {len(first.following) + 2}",
+                                source=source)
+            first.following.append(scenario)
+            continue
         line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("expect after") \
             else raw.strip()
         if line.startswith("expect after"):
@@ -64,6 +98,10 @@ def _parse_block(text: str, source: str) -> Scenario | None:
         key, value = key.strip(), value.strip()
         if key == "id":
             scenario.id = value
+        elif key == "repairs":
+            scenario.repairs = value
+        elif key == "squads":
+            scenario.squads = value
         elif key == "trajectories":
             scenario.trajectories = value
         elif key == "players":
@@ -81,11 +119,12 @@ def _parse_block(text: str, source: str) -> Scenario | None:
             scenario.plan_lines.append(line)
         else:
             raise ValueError(f"{source}: unknown scenario line {raw!r}")
-    if not scenario.id:
+    if not first.id:
         return None
-    if not scenario.trajectories:
-        raise ValueError(f"{source}: scenario {scenario.id} has no trajectories line")
-    return scenario
+    for mission in [first, *first.following]:
+        if not mission.trajectories:
+            raise ValueError(f"{source}: scenario {mission.id} has no trajectories line")
+    return first
 
 
 def load_scenarios() -> list[Scenario]:
@@ -114,8 +153,9 @@ def compare(scenario: Scenario, result: Result) -> list[str]:
             continue
         got = split_fields(result.trace[turn])
         for key, want in split_fields(scenario.after[turn]).items():
-            if got[key] != want:
-                problems.append(f"after turn {turn}: {key} expected {want}, got {got[key]}")
+            value = got.get(key, "1.1.1")  # only ``hull`` may be left out (single missions)
+            if value != want:
+                problems.append(f"after turn {turn}: {key} expected {want}, got {value}")
     actual = {
         "outcome": "survived" if result.survived else f"destroyed {result.turn}",
         "score": str(result.score.total) if result.score else "-",
@@ -125,6 +165,8 @@ def compare(scenario: Scenario, result: Result) -> list[str]:
         "on-track": _cards(result, "on-track"),
     }
     for key, want in scenario.expect.items():
+        if key in _CAMPAIGN_KEYS:
+            continue  # checked by compare_campaign
         if key not in actual:
             problems.append(f"unknown expectation {key!r}")
         elif key in ("destroyed", "survived", "on-track"):
@@ -149,3 +191,44 @@ def divide(result: Result) -> str:
         lines.append(f"  turn {turn:2}: " + ("; ".join(changes) or "no change"))
         before = after
     return "\n".join(lines)
+
+
+_CAMPAIGN_KEYS = {"repairs", "carried", "campaign", "campaign score"}
+
+
+def _carried(carry: CarryOver) -> str:
+    dmg = ".".join("".join(TOKEN_LETTERS[k] for k in zone) or "-" for zone in carry.tokens)
+    return f"dmg={dmg} squads={carry.squads}"
+
+
+def compare_campaign(scenario: Scenario, result: CampaignResult) -> list[str]:
+    """Returns the mismatches of a campaign scenario, mission by mission, then the campaign."""
+    problems: list[str] = []
+    missions = [scenario, *scenario.following]
+    for number, (mission, record) in enumerate(zip(missions, result.missions, strict=False), 1):
+        for problem in compare(mission, record.result):
+            problems.append(f"mission {number}: {problem}")
+        actual = {"repairs": " ".join(str(r) for r in record.repairs) or "-",
+                  "carried": _carried(record.carried_in)}
+        for key in ("repairs", "carried"):
+            want = mission.expect.get(key)
+            if want is not None and " ".join(want.split()) != actual[key]:
+                problems.append(f"mission {number}: {key}: expected {want}, got {actual[key]}")
+    expected_missions = len(missions) if result.survived else result.lost_in
+    if len(result.missions) != expected_missions:
+        problems.append(f"played {len(result.missions)} missions, expected {expected_missions}")
+    score = result.score
+    outcome = (f"survived {score.total}" if result.survived and score
+               else f"lost {result.lost_in}")
+    want = scenario.expect.get("campaign")
+    if want is not None and want != outcome:
+        problems.append(f"campaign: expected {want}, got {outcome}")
+    want = scenario.expect.get("campaign score")
+    if want is not None:
+        got = ("-" if score is None else
+               f"threats={score.threats} vc={score.visual_confirmation} damage={score.damage} "
+               f"worst={score.worst_zone} knocked={score.knocked_out} "
+               f"squads={score.disabled_squads}")
+        if " ".join(want.split()) != got:
+            problems.append(f"campaign score: expected {want}, got {got}")
+    return problems

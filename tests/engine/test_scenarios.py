@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.golden import compare, divide, load_scenarios
+from tests.engine.golden import compare, compare_campaign, divide, load_scenarios
 
 SCENARIOS = load_scenarios()
 
@@ -16,6 +16,14 @@ def test_scenario_ids_are_unique() -> None:
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
 def test_scenario(scenario) -> None:  # type: ignore[no-untyped-def]
+    if scenario.following:  # a campaign: several missions in a row
+        played = scenario.run_campaign()
+        problems = compare_campaign(scenario, played)
+        if problems:
+            pytest.fail(f"{scenario.source} {scenario.id}:\n  " + "\n  ".join(problems)
+                        + "".join(f"\nmission {m.number} per-turn changes:\n"
+                                  + divide(m.result) for m in played.missions), pytrace=False)
+        return
     result = scenario.run()
     problems = compare(scenario, result)
     if problems:
@@ -26,7 +34,7 @@ def test_scenario(scenario) -> None:  # type: ignore[no-untyped-def]
 def test_every_base_card_has_a_scenario() -> None:
     from authoring.engine.threats.cards import load_cards
 
-    used = {card for s in SCENARIOS for _, _, card in s.threats}
+    used = {card for s in SCENARIOS for m in [s, *s.following] for _, _, card in m.threats}
     base = {c.id for c in load_cards().values() if c.set == "base"}
     assert sorted(base - used) == []
 

@@ -142,9 +142,12 @@ def _blank_plan(figures: int, seed: int) -> Plan:
     return Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)), seed=seed)
 
 
-def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcome:
-    """Plays game ``index`` of a run: draw, plan phase by phase, resolve."""
-    rng = random.Random(f"{seed}:{index}")
+def plan_game(mission: Mission, crew: Crew, rng: random.Random) -> tuple[Setup, Plan]:
+    """Draws a game's threats and trajectories and lets the crew plan it phase by phase.
+
+    Draws from ``rng`` in a fixed order (setup seed, plan seed); the caller draws the
+    damage-token seed after this.
+    """
     figures = figures_for(mission)
     setup = setup_from_mission(mission, _blank_plan(figures, rng.randrange(1 << 30)),
                                figures=figures)
@@ -158,6 +161,14 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
     first = crew.plan(early, figures, seed=plan_seed, last_turn=3)
     fixed = [[a.token() for a in member.actions[:3]] for member in first.crew]
     plan = crew.plan(setup, figures, fixed=fixed, first_turn=4, seed=plan_seed + 1)
+    return setup, plan
+
+
+def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcome:
+    """Plays game ``index`` of a run: draw, plan phase by phase, resolve."""
+    rng = random.Random(f"{seed}:{index}")
+    setup, plan = plan_game(mission, crew, rng)
+    threats = mission.threats()
     result = resolve(setup, plan, seed=rng.randrange(1 << 30), record=False)
     index_of: dict[tuple[int, str], int] = {(t.turn, str(t.zone)): i
                                             for i, t in enumerate(threats)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from authoring.render.site.model import (
     AUDIO_TYPES,
     AudioSource,
+    CampaignEntry,
     Download,
     LintSummary,
     MissionEntry,
@@ -20,6 +21,7 @@ from authoring.render.site.pages import render_pages, site_environment
 __all__ = [
     "AUDIO_TYPES",
     "AudioSource",
+    "CampaignEntry",
     "Download",
     "LintSummary",
     "MissionEntry",

@@ -12,6 +12,7 @@ import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from authoring.mission.campaign import Campaign
 from authoring.mission.model import Mission
 from authoring.mission.timeline import Timeline
 
@@ -131,6 +132,19 @@ class MissionEntry:
 
 
 @dataclass(frozen=True)
+class CampaignEntry:
+    """A campaign of the pack (docs/rules.md §18): its missions' entries in playing order."""
+
+    slug: str
+    campaign: Campaign
+    missions: tuple[MissionEntry, ...]
+    downloads: tuple[Download, ...] = ()
+    difficulty: float | None = None  # 0-100 from simulated campaigns
+    survival: float | None = None
+    games: int = 0
+
+
+@dataclass(frozen=True)
 class SiteModel:
     """The whole website of a pack."""
 
@@ -143,6 +157,7 @@ class SiteModel:
     missions: tuple[MissionEntry, ...]
     pack_download: Download | None = None
     generator: str = "spacealert-authoring"
+    campaigns: tuple[CampaignEntry, ...] = ()
 
 
 _DECK_WEIGHT = {"white": 0, "mixed": 1, "yellow": 2}

@@ -18,7 +18,7 @@ import jinja2
 from authoring._resources import data_dir
 from authoring.mission.timecode import format_clock
 from authoring.render.env import make_environment
-from authoring.render.site.model import MissionEntry, PlayerCue, SiteModel, Track
+from authoring.render.site.model import CampaignEntry, MissionEntry, PlayerCue, SiteModel, Track
 
 ASSETS = "assets"
 #: Cue kinds listed as announcements in the player (the rest are captions only).
@@ -86,6 +86,11 @@ def mission_path(entry: MissionEntry) -> str:
     return f"missions/{entry.slug}.html"
 
 
+def campaign_path(entry: CampaignEntry) -> str:
+    """Returns the path of a campaign's page relative to the site root."""
+    return f"campaigns/{entry.slug}.html"
+
+
 def render_pages(model: SiteModel, overrides: Sequence[Path] = ()) -> dict[str, bytes]:
     """Returns every generated file of the site (pages and theme assets) by relative path."""
     env = site_environment(overrides)
@@ -93,7 +98,18 @@ def render_pages(model: SiteModel, overrides: Sequence[Path] = ()) -> dict[str, 
     index = env.get_template("index.html.j2")
     files["index.html"] = index.render(
         **_common(model, ""), page_title=model.title,
-        missions=[(e, mission_path(e)) for e in model.missions]).encode("utf-8")
+        missions=[(e, mission_path(e)) for e in model.missions],
+        campaigns=[(c, campaign_path(c)) for c in model.campaigns]).encode("utf-8")
+    if model.campaigns:
+        # a campaign page plays its missions in order, with the repair step between them
+        campaign_page = env.get_template("campaign.html.j2")
+        for item in model.campaigns:
+            files[campaign_path(item)] = campaign_page.render(
+                **_common(model, "../"), page_title=f"{item.campaign.title} · {model.title}",
+                entry=item, campaign=item.campaign,
+                steps=[(m, e, "../" + mission_path(m), player_data(m, "../"))
+                       for m, e in zip(item.missions, item.campaign.missions, strict=True)],
+            ).encode("utf-8")
     page = env.get_template("mission.html.j2")
     for number, entry in enumerate(model.missions):
         root = "../"

@@ -1,0 +1,85 @@
+"""Campaign files: schema, mission references, and validate/lint with errors in the right file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from authoring.cli import app
+from authoring.mission import InvalidFileError, load_campaign
+
+REPO = Path(__file__).resolve().parents[2]
+OFFICIAL = REPO / "missions" / "official"
+runner = CliRunner()
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _campaign(folder: Path, missions: str) -> Path:
+    return _write(folder, "c.yaml", "campaign: 1\nid: c\ntitle: C\nmissions:\n" + missions)
+
+
+def test_a_campaign_loads_its_missions_with_the_chosen_decks(tmp_path: Path) -> None:
+    _write(tmp_path, "m1.yaml", (OFFICIAL / "simulation-1.yaml").read_text("utf-8"))
+    path = _campaign(tmp_path, "  - mission: m1.yaml\n    decks: {common: yellow}\n"
+                               "    soundtrack: {players: 4, voice: default}\n"
+                               "  - mission: cd-simulation-2\n    announcement: Onward.\n")
+    _write(tmp_path, "m2.yaml", (OFFICIAL / "simulation-2.yaml").read_text("utf-8"))
+    campaign = load_campaign(path)
+    first, second = campaign.missions
+    assert first.mission.decks.common == "yellow"
+    assert first.mission.decks.serious == "mixed"  # the mission's own where not chosen
+    assert (first.players, first.voice) == (4, "default")
+    assert second.mission.id == "cd-simulation-2"
+    assert second.announcement == "Onward."
+    assert second.file.endswith("m2.yaml")
+
+
+def test_more_than_three_missions_is_a_schema_error(tmp_path: Path) -> None:
+    path = _campaign(tmp_path, "".join(f"  - mission: m{i}.yaml\n" for i in range(4)))
+    with pytest.raises(InvalidFileError) as caught:
+        load_campaign(path)
+    problem = caught.value.problems[0]
+    assert (problem.line, problem.code) == (5, "S100")
+    assert "too long" in problem.message
+
+
+def test_a_missing_mission_is_located_at_its_entry(tmp_path: Path) -> None:
+    path = _campaign(tmp_path, "  - mission: nowhere.yaml\n  - mission: no-such-id\n")
+    with pytest.raises(InvalidFileError) as caught:
+        load_campaign(path)
+    got = [(p.line, p.col, p.code) for p in caught.value.problems]
+    assert got == [(5, 14, "C001"), (6, 14, "C001")]
+
+
+def test_validate_reports_a_broken_mission_in_its_own_file(tmp_path: Path) -> None:
+    _write(tmp_path, "bad.yaml", "format: 1\nid: bad\ntitle: B\nprofile: base\n"
+                                 "phases: ['3:00']\nevents: []\n")
+    campaign = _campaign(tmp_path, "  - mission: bad.yaml\n")
+    result = runner.invoke(app, ["validate", "--json", str(campaign)])
+    assert result.exit_code == 1
+    problems = json.loads(result.stdout)["problems"]
+    assert [(p["file"].endswith(name), p["line"], p["code"]) for p, name in
+            zip(problems, ["c.yaml", "bad.yaml"], strict=True)] == [
+        (True, 5, "C002"), (True, 5, "S100")]
+
+
+def test_lint_lints_the_campaign_and_each_mission_once(tmp_path: Path) -> None:
+    _write(tmp_path, "m1.yaml", (OFFICIAL / "simulation-1.yaml").read_text("utf-8"))
+    campaign = _campaign(tmp_path, "  - mission: m1.yaml\n    decks: {common: yellow}\n"
+                                   "  - mission: m1.yaml\n    decks: {common: white}\n")
+    result = runner.invoke(app, ["lint", "--output-format", "json", str(campaign),
+                                 str(tmp_path / "m1.yaml")])
+    data = json.loads(result.stdout)
+    # the mission is named on the command line: it is linted once, not again for the campaign
+    assert data["summary"]["files"] == 2
+    found = [(Path(p["file"]).name, p["line"], p["code"]) for p in data["problems"]]
+    assert ("c.yaml", 7, "C101") in found
+    assert ("c.yaml", 7, "C102") in found
