@@ -136,7 +136,8 @@ def _run(argv: list[str]) -> int:
 def main() -> None:
     """Runs the command line (the ``spacealert`` console script and ``python -m authoring``)."""
     global _finished
-    code = 0
+    code, _finished = 0, False
+    _received.clear()
     try:
         _install_signal_handlers()
         _forget_script_path()

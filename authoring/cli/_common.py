@@ -54,6 +54,13 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def internal_error_line(display: str, error: BaseException) -> str:
+    """One line for a file that a bug stopped: what failed, and a request to report it."""
+    detail = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+    return (f"{display}: internal error ({detail}); this is a bug in spacealert, please "
+            "report it with this file")
+
+
 def format_problem(problem: Problem) -> str:
     """Formats a problem as ``file:line:col: CODE message`` plus an indented hint line."""
     text = f"{problem.location()}: {problem.code} {problem.message}"

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from authoring.cli._common import err, expand_paths, format_problem
+from authoring.cli import EXIT_INTERNAL_ERROR
+from authoring.cli._common import err, expand_paths, format_problem, internal_error_line
 from authoring.mission import check_mission, read_document
 from authoring.mission.problem import Problem
 
@@ -25,26 +26,40 @@ def validate(
     """Validate mission files: YAML syntax, the mission schema and playability.
 
     Every file is checked even when some fail; each problem is printed as
-    file:line:col: CODE message. Exit code 0 when all are valid, 1 otherwise.
+    file:line:col: CODE message. Exit code 0 when all are valid, 1 otherwise, 70 when a
+    file could not be checked because of a bug (the other files are still checked).
     """
     problems: list[Problem] = []
-    checked = invalid = 0
+    checked = invalid = crashed = 0
     for display, path in expand_paths(files):
         checked += 1
-        _, found = check_mission(read_document(path, display=display))
+        try:
+            _, found = check_mission(read_document(path, display=display))
+        except Exception as error:  # a bug must not hide the other files' results
+            crashed += 1
+            invalid += 1
+            err(internal_error_line(display, error))
+            continue
         if found:
             invalid += 1
             problems.extend(found)
         elif not quiet and not as_json:
             err(f"{display}: ok")
     if as_json:
-        typer.echo(json.dumps({"checked": checked, "invalid": invalid,
-                               "problems": [p.to_dict() for p in problems]}, indent=2))
+        report: dict[str, object] = {"checked": checked, "invalid": invalid,
+                                     "problems": [p.to_dict() for p in problems]}
+        if crashed:
+            report["internal_errors"] = crashed
+        typer.echo(json.dumps(report, indent=2))
     else:
         for problem in problems:
             typer.echo(format_problem(problem))
         if not quiet:
             files_word = "file" if checked == 1 else "files"
-            err(f"{checked} {files_word} checked, {invalid} invalid, {len(problems)} problems")
+            crashes = f", {crashed} not checked (internal error)" if crashed else ""
+            err(f"{checked} {files_word} checked, {invalid} invalid, {len(problems)} problems"
+                f"{crashes}")
+    if crashed:
+        raise typer.Exit(EXIT_INTERNAL_ERROR)
     if invalid:
         raise typer.Exit(1)
