@@ -19,7 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "_resources": {"errors"},
     "_files": {"errors"},
     "_workers": set(),
-    "mission": {"errors", "_resources", "mission"},
+    "mission": {"errors", "_resources", "mission", "_workers"},
     "engine": {"engine", "mission"},
     "audio": {"audio", "mission", "errors", "_resources", "_files"},
     "lint": {"lint", "mission", "engine", "audio", "errors", "_resources", "_files", "_workers"},

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import authoring.cli.lint as lint_cli
 import authoring.cli.schema as schema_cli
-import authoring.cli.validate as validate_cli
+import authoring.mission.fast as fast
 from authoring.cli import EXIT_INTERNAL_ERROR, app, main
 
 MISSIONS = Path(__file__).resolve().parents[1] / "missions" / "official"
@@ -78,14 +78,14 @@ def test_bad_input_still_exits_1_and_usage_2(
 
 def test_validate_goes_on_after_a_bug_and_prints_the_summary(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    real = validate_cli.check_mission
+    real = fast.check_mission_file
 
-    def flaky(doc: Any) -> Any:
-        if doc.file == TWO:
+    def flaky(path: Any, display: str) -> Any:
+        if display == TWO:
             raise RuntimeError("boom")
-        return real(doc)
+        return real(path, display=display)
 
-    monkeypatch.setattr(validate_cli, "check_mission", flaky)
+    monkeypatch.setattr(fast, "check_mission_file", flaky)
     result = runner.invoke(app, ["validate", ONE, TWO, THREE])
     assert result.exit_code == EXIT_INTERNAL_ERROR
     assert f"{TWO}: internal error (RuntimeError: boom)" in result.stderr

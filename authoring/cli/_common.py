@@ -54,9 +54,10 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def internal_error_line(display: str, error: BaseException) -> str:
+def internal_error_line(display: str, error: BaseException | str) -> str:
     """One line for a file that a bug stopped: what failed, and a request to report it."""
-    detail = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+    detail = (error if isinstance(error, str)
+              else f"{type(error).__name__}: {error}".splitlines()[0][:300])
     return (f"{display}: internal error ({detail}); this is a bug in spacealert, please "
             "report it with this file")
 

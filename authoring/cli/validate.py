@@ -9,7 +9,7 @@ import typer
 
 from authoring.cli import EXIT_INTERNAL_ERROR
 from authoring.cli._common import err, expand_paths, format_problem, internal_error_line
-from authoring.mission import check_mission, read_document
+from authoring.mission.fast import check_mission_files
 from authoring.mission.problem import Problem
 
 app = typer.Typer()
@@ -31,16 +31,13 @@ def validate(
     """
     problems: list[Problem] = []
     checked = invalid = crashed = 0
-    for display, path in expand_paths(files):
+    for display, found, crash in check_mission_files(expand_paths(files)):
         checked += 1
-        try:
-            _, found = check_mission(read_document(path, display=display))
-        except Exception as error:  # a bug must not hide the other files' results
+        if crash is not None:  # a bug must not hide the other files' results
             crashed += 1
             invalid += 1
-            err(internal_error_line(display, error))
-            continue
-        if found:
+            err(internal_error_line(display, crash))
+        elif found:
             invalid += 1
             problems.extend(found)
         elif not quiet and not as_json:
