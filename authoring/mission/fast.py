@@ -174,8 +174,9 @@ def check_mission_files(items: Iterable[tuple[str, Path]], *, jobs: int | None =
     # fork starts in milliseconds and needs no importable __main__; only safe single-threaded
     methods = multiprocessing.get_all_start_methods()
     single = threading.active_count() == 1
-    context = multiprocessing.get_context("fork" if single and "fork" in methods else "spawn")
-    with starting_workers():
+    method = "fork" if single and "fork" in methods else "spawn"
+    context = multiprocessing.get_context(method)
+    with starting_workers(method):
         pool = context.Pool(workers, initializer=init_worker)
     with pool:
         chunk = max(1, min(64, len(listed) // (workers * 8)))

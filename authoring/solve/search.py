@@ -325,9 +325,10 @@ def _run_pool(tasks: list[_Task], jobs: int,
     # process runs a single thread, so otherwise clean "spawn" interpreters are used.
     methods = multiprocessing.get_all_start_methods()
     single = threading.active_count() == 1
-    context = multiprocessing.get_context("fork" if single and "fork" in methods else "spawn")
+    method = "fork" if single and "fork" in methods else "spawn"
+    context = multiprocessing.get_context(method)
     progress_queue = context.Queue()
-    with starting_workers():  # the parent owns interrupts (authoring/_workers.py)
+    with starting_workers(method):  # the parent owns interrupts (authoring/_workers.py)
         pool = context.Pool(jobs, initializer=_init_worker, initargs=(progress_queue,))
     with pool:
         pending = pool.map_async(_run_task, tasks)
