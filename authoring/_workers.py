@@ -7,13 +7,13 @@ its default action in workers so that ``terminate()`` ends them at once, silentl
 they are still starting.
 
 Between the start of a worker and its initializer a Ctrl-C would still find Python's default
-handler (a traceback from a half-started worker), so the parent blocks SIGINT while it starts
-workers: they inherit the blocked mask and unblock it once SIGINT is ignored (a pending one is
-then dropped); the parent receives its own as soon as it unblocks. SIGTERM is not blocked for
-spawned workers (after ``exec`` its action is the default one, so a worker terminated while
-starting just ends); a forked worker would inherit the parent's Python handler, so an at-fork
-hook resets both signals in the child before it runs anything else, with SIGTERM blocked in
-the parent around the fork so that nothing slips in before the hook.
+handler (a traceback from a half-started worker). A spawned worker is a new program: the
+signal mask is not passed on, but an *ignored* SIGINT is, and Python then leaves it ignored; so
+while it starts workers the parent ignores SIGINT, with SIGINT blocked so that a Ctrl-C that
+arrives meanwhile stays pending for the parent instead of being dropped. SIGTERM keeps its
+default action in a new program, so a worker terminated while starting just ends. A forked
+worker inherits the parent's Python handlers instead: an at-fork hook resets both signals in
+the child before it runs anything else, with both blocked in the parent around the fork.
 Standard library only, so every layer may use it.
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 from collections.abc import Iterator
 
 _starting = False
@@ -35,19 +36,27 @@ def _reset_in_forked_child() -> None:
 
 @contextlib.contextmanager
 def starting_workers(method: str = "spawn") -> Iterator[None]:
-    """Blocks the signals a worker must not see while it starts (``method``: fork or spawn)."""
+    """Holds back the signals a worker must not see while it starts (``method``: fork, spawn)."""
     global _starting, _hook_installed
     if not _hook_installed:
         os.register_at_fork(after_in_child=_reset_in_forked_child)
         _hook_installed = True
-    blocked = {signal.SIGINT, signal.SIGTERM} if method == "fork" else {signal.SIGINT}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    forked = method == "fork"
+    blocked = {signal.SIGINT, signal.SIGTERM} if forked else {signal.SIGINT}
+    previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    previous_handler = None
+    if not forked and threading.current_thread() is threading.main_thread():
+        previous_handler = signal.getsignal(signal.SIGINT)
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # passed on to the new programs
     _starting = True
     try:
         yield
     finally:
         _starting = False
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, previous_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)
 
 
 def init_worker() -> None:
