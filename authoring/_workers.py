@@ -42,6 +42,12 @@ def starting_workers(method: str = "spawn") -> Iterator[None]:
         os.register_at_fork(after_in_child=_reset_in_forked_child)
         _hook_installed = True
     forked = method == "fork"
+    if not forked:
+        # multiprocessing starts its resource tracker on first need and then *unblocks*
+        # SIGINT: start it now, before SIGINT is held back, or a Ctrl-C could be dropped
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
     blocked = {signal.SIGINT, signal.SIGTERM} if forked else {signal.SIGINT}
     previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
     previous_handler = None
