@@ -11,9 +11,10 @@ handler (a traceback from a half-started worker). A spawned worker is a new prog
 signal mask is not passed on, but an *ignored* SIGINT is, and Python then leaves it ignored; so
 while it starts workers the parent ignores SIGINT, with SIGINT blocked so that a Ctrl-C that
 arrives meanwhile stays pending for the parent instead of being dropped. SIGTERM keeps its
-default action in a new program, so a worker terminated while starting just ends. A forked
-worker inherits the parent's Python handlers instead: an at-fork hook resets both signals in
-the child before it runs anything else, with both blocked in the parent around the fork.
+default action in a new program, so a worker terminated while starting just ends; the parent
+holds SIGTERM back too, until every worker it started has its task. A forked worker inherits
+the parent's Python handlers instead: an at-fork hook resets both signals in the child before
+it runs anything else.
 Standard library only, so every layer may use it.
 """
 
@@ -48,8 +49,9 @@ def starting_workers(method: str = "spawn") -> Iterator[None]:
         from multiprocessing import resource_tracker
 
         resource_tracker.ensure_running()
-    blocked = {signal.SIGINT, signal.SIGTERM} if forked else {signal.SIGINT}
-    previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    # both held back in the parent: a signal between the start of a worker and the hand-over
+    # of its task would leave a worker that reads an empty pipe (and says so in a traceback)
+    previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     previous_handler = None
     if not forked and threading.current_thread() is threading.main_thread():
         previous_handler = signal.getsignal(signal.SIGINT)
