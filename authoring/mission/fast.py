@@ -35,8 +35,8 @@ try:  # PyYAML with libyaml; without it every file takes the full path
     import yaml
     from yaml import CSafeLoader as _CLoader
 except ImportError:  # pragma: no cover - depends on the installation
-    yaml = None  # type: ignore[assignment]
-    _CLoader = None  # type: ignore[assignment,misc]
+    yaml = None
+    _CLoader = None
 
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
@@ -57,7 +57,7 @@ def _make_loader() -> Any:
 
     ruamel_resolver = VersionedResolver()  # YAML 1.2, as parse_document reads files
 
-    class Loader(_CLoader):  # type: ignore[misc,valid-type]
+    class Loader(_CLoader):  # type: ignore[misc]
         def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
             if kind is yaml.ScalarNode:
                 return str(ruamel_resolver.resolve(RuamelScalar, value, implicit))
