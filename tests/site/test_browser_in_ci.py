@@ -29,7 +29,8 @@ def _run(ci: str | None) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("ci", "code", "word"), [(None, 0, "skipped"), ("true", 1, "error")])
-def test_missing_chromium_skips_locally_and_fails_in_ci(ci: str | None, code: int, word: str) -> None:
+def test_missing_chromium_skips_locally_and_fails_in_ci(ci: str | None, code: int,
+                                                        word: str) -> None:
     done = _run(ci)
     assert done.returncode == code, done.stdout[-2000:]
     assert word in done.stdout.splitlines()[-1]
