@@ -16,6 +16,7 @@ with one line asking for a report; ``SPACEALERT_DEBUG=1`` shows its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -133,6 +134,22 @@ def _run(argv: list[str]) -> int:
     return 0
 
 
+def _exit_interrupted(code: int) -> None:
+    # CPython ends a process by re-raising SIGINT on itself when it believes a KeyboardInterrupt
+    # went unhandled, and code run through PyRun_* during an extension's import can leave that
+    # belief behind even though main() handled the interrupt (seen as exit -2 instead of 130).
+    # So end here, after the clean-up the interpreter's exit would do (atexit: multiprocessing,
+    # weakref finalizers such as TemporaryDirectory's).
+    import atexit
+
+    with contextlib.suppress(BaseException):  # a clean-up cut short: exit all the same
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 def main() -> None:
     """Runs the command line (the ``spacealert`` console script and ``python -m authoring``)."""
     global _finished
@@ -162,6 +179,7 @@ def main() -> None:
             sys.stderr.flush()
         except OSError:
             pass
+        _exit_interrupted(code)
     try:
         sys.stdout.flush()
     except OSError:  # a closed pipe (``spacealert … | head``): nothing more to say
