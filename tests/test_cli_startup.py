@@ -6,11 +6,14 @@ a guess from the source); the time itself is measured by ``bench/startup.py``, n
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 import typer
+from typer.testing import CliRunner
 
 from authoring.cli import COMMANDS
 from authoring.cli._app import app
@@ -65,3 +68,27 @@ def test_listed_summary_is_the_commands_first_docstring_line(name: str) -> None:
     command = group.get_command(typer.Context(group), name)  # type: ignore[attr-defined]
     first_line = (command.help or "").strip().splitlines()[0]
     assert COMMANDS[name].summary == first_line
+
+
+def _all_paths() -> list[list[str]]:
+    root = typer.main.get_command(app)
+    paths: list[list[str]] = []
+
+    def walk(command: Any, prefix: list[str]) -> None:
+        if hasattr(command, "list_commands"):
+            context = typer.Context(command)
+            for name in command.list_commands(context):
+                paths.append([*prefix, name])
+                walk(command.get_command(context, name), [*prefix, name])
+
+    walk(root, [])
+    return paths
+
+
+@pytest.mark.parametrize("path", _all_paths(), ids=" ".join)
+def test_help_names_values_not_python_types(path: list[str]) -> None:
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    types = r"<(?:str|bool|int|float|path|file|text|list\[[^>]*\]|\w+ range)>"
+    assert re.findall(types, result.stdout) == []
+    assert "╭" not in result.stdout  # plain help, no Rich boxes

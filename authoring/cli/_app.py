@@ -18,11 +18,27 @@ from authoring import __version__
 from authoring.cli import COMMANDS
 
 
+def _value_name(param: Any) -> str:
+    # Typer names values after Python types (<str>, <list[str]>, <int range>); a user wants
+    # what to write: the option's own name (FILES..., --seed SEED) or the choices.
+    choices = getattr(getattr(param, "type_descriptor", None), "choices", None)
+    if choices:
+        return "|".join(str(getattr(c, "value", c)) for c in choices)
+    if param.param_type_name == "argument":
+        return ""  # the row already names the argument
+    return (param.name or "value").upper()
+
+
 def _plain_help(command: Any) -> None:
     # Typer's Rich help boxes show metavars such as <bool> and cut sentences mid-line; plain
     # Click help does neither, and does not import Rich.
     if hasattr(command, "rich_markup_mode"):
         command.rich_markup_mode = None
+    for param in getattr(command, "params", []):
+        if hasattr(param, "display_type") and (param.metavar is None
+                                               or param.param_type_name == "argument"):
+            text = _value_name(param)
+            param.display_type = lambda ctx, text=text: text
     for sub in getattr(command, "commands", {}).values():
         _plain_help(sub)
 
