@@ -73,7 +73,8 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # help as wide as the terminal, up to 120 columns (Click stops at 80 by default)
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
 )
 
 

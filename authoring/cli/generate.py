@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -68,6 +69,9 @@ def generate(
         "--count", help="Write this many missions (seeds SEED, SEED+1, ...) into -o DIR.",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print what was generated as JSON on stdout: each mission's id, seed "
+        "and file (with -o), or its YAML text (without).")] = False,
 ) -> None:
     """Generate random missions calibrated to the official tracks.
 
@@ -96,12 +100,17 @@ def generate(
         decks=decks,  # type: ignore[arg-type]
     )
     if count is None:
-        text = generated_text(generate_mission(base))
-        if output is None:
-            typer.echo(text, nl=False)
-        else:
+        mission = generate_mission(base)
+        text = generated_text(mission)
+        if output is not None:
             write_text_atomic(output, text, force=force)
             err(f"wrote {output} (seed {seed})")
+        if as_json:
+            entry = {"id": mission.mission.id, "seed": seed,
+                     **({"file": str(output)} if output is not None else {"yaml": text})}
+            typer.echo(json.dumps({"missions": [entry]}, indent=2))
+        elif output is None:
+            typer.echo(text, nl=False)
         return
     assert output is not None
     if output.exists() and not output.is_dir():
@@ -111,7 +120,11 @@ def generate(
     for target in targets:  # refuse before writing anything
         refuse_existing(target, force)
     # generate everything first: a failing seed leaves no half-written batch behind
-    texts = [generated_text(generate_mission(replace(base, seed=s))) for s in seeds]
-    for target, text in zip(targets, texts, strict=True):
-        write_text_atomic(target, text, force=force)
+    missions = [generate_mission(replace(base, seed=s)) for s in seeds]
+    for target, mission in zip(targets, missions, strict=True):
+        write_text_atomic(target, generated_text(mission), force=force)
     err(f"wrote {count} missions to {output} (seeds {seed}..{seed + count - 1})")
+    if as_json:
+        typer.echo(json.dumps({"missions": [
+            {"id": m.mission.id, "seed": s, "file": str(t)}
+            for m, s, t in zip(missions, seeds, targets, strict=True)]}, indent=2))
