@@ -25,11 +25,11 @@ def _pick(value: str, allowed: list[str] | tuple[str, ...], option: str) -> str:
     return value
 
 
-def _emit(text: str, output: Path | None, force: bool) -> None:
+def _emit(text: str, output: Path | None) -> None:
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_text_atomic(output, text, force=force)
+        write_text_atomic(output, text)
         err(f"wrote {output}")
 
 
@@ -45,7 +45,9 @@ def import_(
     profile: Annotated[str | None, typer.Option(
         "--profile", help="Profile of the mission (default: guessed from the phases and "
                           "threats).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", hidden=True, help="Accepted for old scripts: outputs are always replaced.")]
+        = False,
 ) -> None:
     """Convert a mission from another tool's format into a mission file.
 
@@ -58,7 +60,7 @@ def import_(
     mission = import_file(source, fmt, profile=profile)  # type: ignore[arg-type]
     header = [f"Imported from {source.name} ({fmt}) by spacealert {__version__}.",
               "Phase ends follow the official convention: the moment the countdown ends."]
-    _emit(mission_yaml(mission, header), output, force)
+    _emit(mission_yaml(mission, header), output)
 
 
 @app.command("export")
@@ -69,8 +71,10 @@ def export(
         "--to", help=f"Format to write: {', '.join(EXPORTERS)}.", show_default=False)],
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="File to write (default stdout).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", hidden=True, help="Accepted for old scripts: outputs are always replaced.")]
+        = False,
 ) -> None:
     """Write a mission in a format other players read (Flash-player code, JSAMG XML)."""
     _pick(fmt, list(EXPORTERS), "--to")
-    _emit(export_mission(load_mission(mission), fmt), output, force)
+    _emit(export_mission(load_mission(mission), fmt), output)
