@@ -7,6 +7,7 @@ import glob
 import os
 import sys
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
@@ -19,6 +20,16 @@ if TYPE_CHECKING:  # imported on use: a command's --help loads neither the engin
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class OutputFormat(StrEnum):
+    """The ``--output-format`` choices, shared by ``lint`` and ``validate``."""
+
+    full = "full"
+    concise = "concise"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
 
 
 def err(text: str) -> None:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from authoring.cli import EXIT_INTERNAL_ERROR
-from authoring.cli._common import err, expand_paths, internal_error_line, reports_errors
+from authoring.cli._common import (
+    OutputFormat,
+    err,
+    expand_paths,
+    internal_error_line,
+    reports_errors,
+)
 from authoring.errors import AuthoringError
 from authoring.lint import lint_paths
 from authoring.lint.linter import FileResult, check_profile
@@ -17,16 +22,6 @@ from authoring.report import FORMATS, summary_line
 from authoring.report.formats import summary
 
 app = typer.Typer()
-
-
-class OutputFormat(StrEnum):
-    """The ``--output-format`` choices."""
-
-    full = "full"
-    concise = "concise"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
 
 
 @app.command()
