@@ -79,3 +79,30 @@ def test_the_sarif_check_can_fail() -> None:
         _check_sarif({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}},
                                                      "results": [{"message": {"text": "m"},
                                                                   "level": "fatal"}]}]})
+
+
+def test_the_rules_page_is_written_from_the_registry() -> None:
+    from authoring.report.rules_doc import rules_markdown
+
+    assert (ROOT / "docs" / "lint-rules.md").read_text("utf-8") == rules_markdown()
+
+
+def test_every_help_link_resolves_to_a_section_of_the_docs(
+        bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SPACEALERT_DOCS_URL", raising=False)
+    log = json.loads(runner.invoke(app, ["validate", "--output-format", "sarif", bad]).stdout)
+    driver = log["runs"][0]["tool"]["driver"]
+    links = [driver["informationUri"], *(r["helpUri"] for r in driver["rules"])]
+    assert len(links) > 40 and not any("invalid" in link for link in links)
+    for link in links:
+        page, _, anchor = link.partition("#")
+        text = (ROOT / page).read_text("utf-8")  # relative to the repository root
+        if anchor:
+            assert f'<a id="{anchor}"></a>' in text
+
+
+def test_the_docs_base_can_be_configured(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPACEALERT_DOCS_URL", "https://example.org/pack/docs")
+    log = json.loads(runner.invoke(app, ["validate", "--output-format", "sarif", bad]).stdout)
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[0]["helpUri"] == "https://example.org/pack/docs/lint-rules.md#s001"

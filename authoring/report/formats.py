@@ -15,11 +15,11 @@ from collections.abc import Iterator, Sequence
 
 from authoring.lint.problem import SEVERITY_RANK, Problem
 from authoring.lint.registry import VALIDATOR_CODES, all_rules
+from authoring.report.rules_doc import PAGE, docs_base, rule_url
 from authoring.report.types import FileText
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-RULES_URL = "https://spacealert.invalid/rules/"
 
 
 def _problems(results: Sequence[FileText]) -> Iterator[Problem]:
@@ -111,12 +111,13 @@ def _sarif_rules() -> list[dict[str, object]]:
     rules: list[dict[str, object]] = []
     for code, (name, text) in VALIDATOR_CODES.items():
         rules.append({"id": code, "name": name, "shortDescription": {"text": text},
+                      "helpUri": rule_url(code),
                       "defaultConfiguration": {"level": "error"}})
     for rule in all_rules().values():
         rules.append({"id": rule.code, "name": rule.name,
                       "shortDescription": {"text": rule.summary},
                       "fullDescription": {"text": rule.doc},
-                      "helpUri": f"{RULES_URL}{rule.code}",
+                      "helpUri": rule_url(rule.code),
                       "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]}})
     return rules
 
@@ -142,7 +143,8 @@ def format_sarif(results: Sequence[FileText]) -> str:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "spacealert lint", "informationUri": RULES_URL,
+            "tool": {"driver": {"name": "spacealert lint",
+                                "informationUri": f"{docs_base()}{PAGE}",
                                 "rules": rules}},
             "results": sarif_results,
         }],
