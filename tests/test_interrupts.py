@@ -179,3 +179,21 @@ def test_signal_mid_render_keeps_the_old_output_and_leaves_no_temp_file(
     _finish(proc, 128 + sig)
     assert old.read_bytes() == b"the previous render"
     _no_temp_files(tmp_path)
+
+
+def test_workers_do_not_import_the_cli(tmp_path: Path) -> None:
+    # every process started from this one inherits PYTHONPROFILEIMPORTTIME and reports its imports
+    # started through a console script as pip writes it: "spawn" would re-run it in each worker
+    script = tmp_path / "spacealert"
+    script.write_text("import sys\nfrom authoring.cli import main\n"
+                      "if __name__ == '__main__':\n    sys.exit(main())\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPROFILEIMPORTTIME": "1"}
+    done = subprocess.run([sys.executable, str(script), "simulate", str(MISSION),
+                           "--games", "20", "--jobs", "2"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = [line.rpartition("|")[2].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")]
+    assert imported.count("authoring.lint.sim.montecarlo") >= 3  # the parent and two workers
+    assert imported.count("authoring.cli") == 1  # the parent only
+    assert imported.count("authoring.cli._app") == 1
