@@ -36,4 +36,4 @@ def test_build_without_weasyprint_exits_3_before_rendering(
     assert "PDF output needs WeasyPrint" in result.stderr
     assert rendered == []
     assert not (folder / "_site").exists()
-    assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []
+    assert [p.name for p in folder.iterdir() if p.name.endswith((".tmp", ".part"))] == []
