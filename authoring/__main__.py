@@ -1,5 +1,6 @@
-"""Runs the command line as ``python -m authoring``."""
+"""Runs the command line as ``python -m authoring`` (the same ``main`` as ``spacealert``)."""
 
 from authoring.cli import main
 
-main()
+if __name__ == "__main__":
+    main()

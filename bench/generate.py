@@ -9,7 +9,11 @@ official ones (official values: the bundled official tracks; the ranges of docs/
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -82,12 +86,35 @@ def compare(profile: str, count: int) -> str:
     return "\n".join(lines)
 
 
+def whole_process(count: int, repeat: int) -> None:
+    """Times ``generate --count`` as a user runs it; prints the median missions/s."""
+    root = OFFICIAL.parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    times = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "authoring", "generate", "--count", str(count),
+                            "--seed", "1", "-o", tmp], env=env, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    print(f"spacealert generate --count {count} (whole process): median {median:.2f} s, "
+          f"{count / median:.0f} missions/s over {repeat} runs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--missions", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", default="base", choices=PROFILES)
+    parser.add_argument("--process-count", type=int, default=0, metavar="N",
+                        help="only time `spacealert generate --count N -o DIR` as a whole "
+                        "process (start-up included), as issue 18 compares it with JSAMG")
     args = parser.parse_args()
+    if args.process_count:
+        whole_process(args.process_count, args.repeat)
+        return
     for profile in PROFILES:
         run(profile, range(20))  # warm caches
         times = [run(profile, range(args.missions)) for _ in range(args.repeat)]

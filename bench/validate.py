@@ -1,59 +1,92 @@
-"""Measures mission validation throughput: 1,000 mission files read, parsed, schema-checked, built.
+"""Validation throughput of ``spacealert validate`` side by side with ``check-jsonschema``.
 
-Run: ``python bench/validate.py [--files 1000] [--repeat 5]``. Prints the median files/second
-over the repeats; the files are the bundled missions copied under new ids into a temp folder.
+Run from the repository root: ``python bench/validate.py [--files 1000] [--repeat 3]``.
+
+The corpus is ``spacealert generate --count N`` (random missions, valid by construction). Each
+tool runs as a whole process, as a user (or pre-commit) runs it, on the same files:
+
+* ``spacealert validate -q DIR`` — YAML, the mission schema and every semantic check;
+* ``check-jsonschema --schemafile schemas/mission.schema.json FILES`` — the schema alone;
+* ``spacealert validate`` on ONE file next to ``check-jsonschema`` on the same file.
+
+It prints the medians and the ratio spacealert / check-jsonschema (goal, issue 18: <= 0.5 for
+the corpus, <= 1.0 for one file). ``--in-process`` also times the library loop without
+start-up (``check_mission_files``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from authoring.mission import check_mission, read_document
-
-MISSIONS = Path(__file__).resolve().parents[1] / "missions"
-
-
-def make_corpus(folder: Path, count: int) -> list[Path]:
-    """Writes ``count`` mission files cycling through the bundled missions."""
-    sources = sorted(MISSIONS.rglob("*.yaml"))
-    paths = []
-    for index in range(count):
-        source = sources[index % len(sources)].read_text("utf-8")
-        lines = [f"id: bench-{index}" if line.startswith("id: ") else line
-                 for line in source.splitlines()]
-        path = folder / f"m{index:05d}.yaml"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "schemas" / "mission.schema.json"
 
 
-def run(paths: list[Path]) -> float:
-    """Validates every file once and returns the seconds it took."""
+def _seconds(cmd: list[str]) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
-    for path in paths:
-        mission, problems = check_mission(read_document(path))
-        if mission is None:
-            raise SystemExit(f"benchmark corpus is invalid: {problems[0]}")
-    return time.perf_counter() - start
+    done = subprocess.run(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{cmd[:4]}… failed ({done.returncode}): {done.stderr[-500:]}")
+    return elapsed
+
+
+def _median(cmd: list[str], repeat: int) -> float:
+    _seconds(cmd)  # warm the file cache and the .pyc files
+    return statistics.median(_seconds(cmd) for _ in range(repeat))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--in-process", action="store_true")
     args = parser.parse_args()
+    checker = shutil.which("check-jsonschema")
+    if checker is None:
+        raise SystemExit("check-jsonschema is missing: pip install -e '.[dev]'")
+    spacealert = [sys.executable, "-m", "authoring"]
     with tempfile.TemporaryDirectory() as tmp:
-        paths = make_corpus(Path(tmp), args.files)
-        run(paths[:20])  # warm the schema and import caches
-        times = [run(paths) for _ in range(args.repeat)]
-    median = statistics.median(times)
-    print(f"validated {args.files} files: median {median:.3f} s "
-          f"({args.files / median:.0f} files/s, {1000 * median / args.files:.2f} ms/file) "
-          f"over {args.repeat} runs; min {min(times):.3f} s, max {max(times):.3f} s")
+        corpus = Path(tmp) / "missions"
+        corpus.mkdir()
+        subprocess.run([*spacealert, "generate", "--count", str(args.files), "--seed", "1",
+                        "-o", str(corpus)], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        files = sorted(str(p) for p in corpus.glob("*.yaml"))
+        rows = [
+            (f"{len(files)} files", [*spacealert, "validate", "-q", str(corpus)],
+             [checker, "--schemafile", str(SCHEMA), *files]),
+            ("1 file", [*spacealert, "validate", "-q", files[0]],
+             [checker, "--schemafile", str(SCHEMA), files[0]]),
+        ]
+        for name, ours, theirs in rows:
+            mine, other = _median(ours, args.repeat), _median(theirs, args.repeat)
+            print(f"{name:>11}: spacealert validate {mine:6.2f} s, check-jsonschema "
+                  f"{other:6.2f} s, ratio {mine / other:.2f} (medians of {args.repeat})")
+        if args.in_process:
+            sys.path.insert(0, str(ROOT))
+            from authoring.cli._common import expand_paths
+            from authoring.mission.fast import check_mission_files
+
+            def loop() -> float:
+                start = time.perf_counter()
+                for _ in check_mission_files(expand_paths([str(corpus)])):
+                    pass
+                return time.perf_counter() - start
+
+            loop()
+            took = statistics.median(loop() for _ in range(args.repeat))
+            print(f" in-process: {took:.2f} s ({len(files) / took:.0f} files/s)")
 
 
 if __name__ == "__main__":

@@ -18,14 +18,15 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "_resources": {"errors"},
     "_files": {"errors"},
-    "mission": {"errors", "_resources", "mission"},
+    "_workers": set(),
+    "mission": {"errors", "_resources", "mission", "_workers"},
     "engine": {"engine", "mission"},
     "audio": {"audio", "mission", "errors", "_resources", "_files"},
-    "lint": {"lint", "mission", "engine", "audio", "errors", "_resources", "_files"},
+    "lint": {"lint", "mission", "engine", "audio", "errors", "_resources", "_files", "_workers"},
     "generate": {"generate", "mission", "engine", "lint", "errors", "_resources", "_files"},
     "report": {"report", "lint", "errors"},
     "render": {"render", "mission", "engine", "lint", "errors", "_resources", "_files"},
-    "solve": {"solve", "mission", "engine", "errors", "_resources", "_files"},
+    "solve": {"solve", "mission", "engine", "errors", "_resources", "_files", "_workers"},
     # publish orchestrates a pack build: audio, sheets and the site, so it sits above both
     "publish": {
         "publish", "render", "audio", "lint", "mission", "engine", "errors", "_resources", "_files",

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -22,10 +23,13 @@ def _command_paths() -> list[list[str]]:
     root = get_command(app)
     paths: list[list[str]] = []
 
-    def walk(command: object, prefix: list[str]) -> None:
-        sub = getattr(command, "commands", None)
-        if isinstance(sub, dict):
-            for name, child in sorted(sub.items()):
+    def walk(command: typer.core.TyperCommand, prefix: list[str]) -> None:
+        # list_commands/get_command, not .commands: the root group loads commands on use
+        if hasattr(command, "list_commands"):
+            context = typer.Context(command)
+            for name in sorted(command.list_commands(context)):
+                child = command.get_command(context, name)
+                assert child is not None, name
                 paths.append([*prefix, name])
                 walk(child, [*prefix, name])
 

@@ -7,17 +7,29 @@ import glob
 import os
 import sys
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import typer
 
-from authoring.engine.errors import EngineError
 from authoring.errors import AuthoringError
-from authoring.mission.problem import Problem
+
+if TYPE_CHECKING:  # imported on use: a command's --help loads neither the engine nor the model
+    from authoring.mission.problem import Problem
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class OutputFormat(StrEnum):
+    """The ``--output-format`` choices, shared by ``lint`` and ``validate``."""
+
+    full = "full"
+    concise = "concise"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
 
 
 def err(text: str) -> None:
@@ -32,8 +44,12 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
-        except EngineError as error:
+        except ValueError as error:
             # the engine (stdlib only) raises ValueError subclasses for setups it cannot play
+            from authoring.engine.errors import EngineError
+
+            if not isinstance(error, EngineError):
+                raise
             err(f"error: {error}")
             raise typer.Exit(1) from None
         except AuthoringError as error:
@@ -44,11 +60,17 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
             for problem in problems[1:]:
                 err(f"{problem.location()}: {problem.code} {problem.message}")
             raise typer.Exit(error.exit_code) from None
-        except KeyboardInterrupt:
-            err("interrupted")
-            raise typer.Exit(130) from None
+        # KeyboardInterrupt (Ctrl-C, SIGTERM) passes through: authoring.cli.main reports it
 
     return wrapper
+
+
+def internal_error_line(display: str, error: BaseException | str) -> str:
+    """One line for a file that a bug stopped: what failed, and a request to report it."""
+    detail = (error if isinstance(error, str)
+              else f"{type(error).__name__}: {error}".splitlines()[0][:300])
+    return (f"{display}: internal error ({detail}); this is a bug in spacealert, please "
+            "report it with this file")
 
 
 def format_problem(problem: Problem) -> str:

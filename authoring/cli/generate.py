@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +19,7 @@ from authoring.generate import (
     parse_length,
     parse_range,
 )
-from authoring.generate.output import refuse_existing, write_text_atomic
+from authoring.generate.output import write_text_atomic
 from authoring.mission.model import DECK_COLOURS, PROFILES
 
 app = typer.Typer()
@@ -67,7 +68,12 @@ def generate(
     count: Annotated[int | None, typer.Option(
         "--count", help="Write this many missions (seeds SEED, SEED+1, ...) into -o DIR.",
         show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", hidden=True, help="Accepted for old scripts: outputs are always replaced.")]
+        = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print what was generated as JSON on stdout: each mission's id, seed "
+        "and file (with -o), or its YAML text (without).")] = False,
     campaign: Annotated[bool, typer.Option(
         "--campaign", help="Write a campaign (docs/rules.md §18) into -o DIR: campaign.yaml "
         "and its missions, decks harder from mission to mission.")] = False,
@@ -79,8 +85,10 @@ def generate(
     Every mission is checked while it is built: the requested threat points are all placed,
     no two announcements overlap (with the real lengths of the announcements), the warnings
     and countdowns of every phase stay clear, and nothing runs past the mission end. The same
-    seed and options give the same file on every machine.
+    seed and options give the same file on every machine. An existing output file is
+    replaced, atomically.
     """
+    del force  # outputs are always replaced (authoring/generate/output.py)
     _choice(profile, PROFILES, "--profile")
     _choice(decks, DECK_COLOURS, "--decks")
     if players not in (4, 5):
@@ -111,30 +119,35 @@ def generate(
         made = generate_campaign(base, missions)
         written = [(output / name, text) for name, text in
                    [*made.missions, (made.campaign_name, made.campaign_text)]]
-        for target, _ in written:  # refuse before writing anything
-            refuse_existing(target, force)
         for target, text in written:
-            write_text_atomic(target, text, force=force)
+            write_text_atomic(target, text)
         err(f"wrote {output / made.campaign_name} and {missions} missions (seeds {seed}.."
             f"{seed + missions - 1})")
         return
     if count is None:
-        text = generated_text(generate_mission(base))
-        if output is None:
-            typer.echo(text, nl=False)
-        else:
-            write_text_atomic(output, text, force=force)
+        mission = generate_mission(base)
+        text = generated_text(mission)
+        if output is not None:
+            write_text_atomic(output, text)
             err(f"wrote {output} (seed {seed})")
+        if as_json:
+            entry = {"id": mission.mission.id, "seed": seed,
+                     **({"file": str(output)} if output is not None else {"yaml": text})}
+            typer.echo(json.dumps({"missions": [entry]}, indent=2))
+        elif output is None:
+            typer.echo(text, nl=False)
         return
     assert output is not None
     if output.exists() and not output.is_dir():
         raise UsageError(f"{output}: not a folder; --count writes one file per mission into -o DIR")
     seeds = range(seed, seed + count)
     targets = [output / f"{profile}-{s}.yaml" for s in seeds]
-    for target in targets:  # refuse before writing anything
-        refuse_existing(target, force)
     # generate everything first: a failing seed leaves no half-written batch behind
-    texts = [generated_text(generate_mission(replace(base, seed=s))) for s in seeds]
-    for target, text in zip(targets, texts, strict=True):
-        write_text_atomic(target, text, force=force)
+    missions = [generate_mission(replace(base, seed=s)) for s in seeds]
+    for target, mission in zip(targets, missions, strict=True):
+        write_text_atomic(target, generated_text(mission))
     err(f"wrote {count} missions to {output} (seeds {seed}..{seed + count - 1})")
+    if as_json:
+        typer.echo(json.dumps({"missions": [
+            {"id": m.mission.id, "seed": s, "file": str(t)}
+            for m, s, t in zip(missions, seeds, targets, strict=True)]}, indent=2))

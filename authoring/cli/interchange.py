@@ -27,11 +27,11 @@ def _pick(value: str, allowed: list[str] | tuple[str, ...], option: str) -> str:
     return value
 
 
-def _emit(text: str, output: Path | None, force: bool) -> None:
+def _emit(text: str, output: Path | None) -> None:
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_text_atomic(output, text, force=force)
+        write_text_atomic(output, text)
         err(f"wrote {output}")
 
 
@@ -51,7 +51,9 @@ def import_(
         "--players", help="Players the mission is written for (the formats do not say; "
                           "default 5, which plays the unconfirmed reports).",
         show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", hidden=True, help="Accepted for old scripts: outputs are always replaced.")]
+        = False,
 ) -> None:
     """Convert a mission from another tool's format into a mission file.
 
@@ -68,7 +70,7 @@ def import_(
         mission = replace(mission, players=players)
     header = [f"Imported from {source.name} ({fmt}) by spacealert {__version__}.",
               "Phase ends follow the official convention: the moment the countdown ends."]
-    _emit(mission_yaml(mission, header), output, force)
+    _emit(mission_yaml(mission, header), output)
 
 
 @app.command("export")
@@ -79,7 +81,9 @@ def export(
         "--to", help=f"Format to write: {', '.join(EXPORTERS)}.", show_default=False)],
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="File to write (default stdout).", show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", hidden=True, help="Accepted for old scripts: outputs are always replaced.")]
+        = False,
 ) -> None:
     """Write a mission in a format other players read (Flash-player code, JSAMG XML).
 
@@ -88,7 +92,7 @@ def export(
     """
     _pick(fmt, list(EXPORTERS), "--to")
     loaded = load_mission(mission)
-    _emit(export_mission(loaded, fmt), output, force)
+    _emit(export_mission(loaded, fmt), output)
     lost, options = lost_in_export(loaded, fmt)
     if lost:
         err(f"note: {fmt} cannot hold {'; '.join(lost)}")

@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from authoring.cli._common import err, expand_paths, reports_errors
+from authoring.cli import EXIT_INTERNAL_ERROR
+from authoring.cli._common import (
+    OutputFormat,
+    err,
+    expand_paths,
+    internal_error_line,
+    reports_errors,
+)
+from authoring.errors import AuthoringError
 from authoring.lint import lint_paths
-from authoring.lint.linter import check_profile
+from authoring.lint.linter import FileResult, check_profile
 from authoring.report import FORMATS, summary_line
 from authoring.report.formats import summary
 
 app = typer.Typer()
-
-
-class OutputFormat(StrEnum):
-    """The ``--output-format`` choices."""
-
-    full = "full"
-    concise = "concise"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
 
 
 @app.command()
@@ -55,17 +52,31 @@ def lint(
     """Lint mission files: structure, threats, timing and (opt-in) audio and simulation.
 
     Every file is linted even when some fail to parse. Exit code 0 when no errors (and, with
-    --strict, no warnings) were found, 1 otherwise, 2 for a usage or configuration error.
+    --strict, no warnings) were found, 1 otherwise, 2 for a usage or configuration error, 70
+    when a bug stopped a file (the other files are still linted).
     Run 'spacealert rules' to list the rules and 'spacealert rules CODE' to explain one.
     """
     check_profile(profile)
-    results = lint_paths(expand_paths(files), config=config, select=select or None,
-                         ignore=ignore or (), profile=profile, voice=voice)
+    results: list[FileResult] = []
+    crashed = 0
+    for item in expand_paths(files):
+        # one file at a time, so that a bug on one file does not hide the others' results
+        try:
+            results += lint_paths([item], config=config, select=select or None,
+                                  ignore=ignore or (), profile=profile, voice=voice)
+        except AuthoringError:
+            raise  # a configuration or usage error concerns every file
+        except Exception as error:
+            crashed += 1
+            err(internal_error_line(item[0], error))
     text = FORMATS[output_format.value](results)
     if text:
         typer.echo(text, nl=False)
     if not quiet:
-        err(summary_line(results))
+        err(summary_line(results) + (f", {crashed} not checked (internal error)"
+                                     if crashed else ""))
     counts = summary(results)
+    if crashed:
+        raise typer.Exit(EXIT_INTERNAL_ERROR)
     if counts["errors"] or (strict and counts["warnings"]):
         raise typer.Exit(1)

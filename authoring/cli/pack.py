@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -45,6 +46,9 @@ def build(
         "--rate", help="Rate each mission's difficulty by simulation, on the scale of the "
         "official missions (a few seconds per mission).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print problems only.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print what was built (site, counts, problems) as JSON on stdout.")]
+        = False,
 ) -> None:
     """Build the pack's website: checks, soundtracks, captions, sheets, pages and a zip.
 
@@ -62,6 +66,13 @@ def build(
                            use_cache=not no_cache, cache_dir=cache_dir,
                            generator=f"spacealert-authoring {__version__}", rate=rate)
     result = build_pack(packdir, output, options, progress=(lambda _: None) if quiet else err)
+    if as_json:
+        typer.echo(json.dumps({
+            "site": str(result.out), "index": str(result.out / "index.html"),
+            "missions": result.missions, "soundtracks": result.tracks,
+            "files": result.files, "bytes": result.size,
+            "problems": [p.to_dict() for p in result.problems]}, indent=2))
+        return
     for problem in result.problems:
         if problem.severity != "info" or not quiet:
             err(f"{problem.severity}: {format_problem(problem)}")

@@ -1,26 +1,23 @@
-"""Writes text files atomically and never over a user's file unless asked to."""
+"""Writes text files atomically, replacing an existing file as every command does.
+
+One overwrite policy for the whole toolkit (README, "Outputs"): the file named by ``-o`` is
+replaced, but only once the new one is complete (a temp file in the same folder, then a
+rename), so a reader never sees half a file and an interrupted command leaves the old file
+intact. Like ``cp``, ``pandoc -o`` or a compiler, and like ``render``, ``sheets`` and ``solve
+-o`` always did; ``--force`` is still accepted by ``generate``, ``import`` and ``export`` and
+changes nothing.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from authoring._files import write_atomic
-from authoring.errors import InvalidInputError, UsageError
+from authoring.errors import InvalidInputError
 
 
-def refuse_existing(path: Path, force: bool) -> None:
-    """Raises ``UsageError`` when ``path`` exists and ``force`` is off."""
-    if path.exists() and not force:
-        raise UsageError(f"{path}: file exists; refusing to overwrite it",
-                         hint="pass --force to replace it, or choose another -o")
-
-
-def write_text_atomic(path: Path, text: str, *, force: bool = False) -> None:
-    """Writes ``text`` to ``path`` atomically, creating its folder, refusing to overwrite.
-
-    A reader never sees half a file, and an interrupted write leaves the old file intact.
-    """
-    refuse_existing(path, force)
+def write_text_atomic(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` atomically (replacing it), creating its folder."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:

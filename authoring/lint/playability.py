@@ -14,10 +14,14 @@ Lint's other errors (timing, audio, difficulty) are matters of the track and sta
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from authoring.engine.setup import pinned_card_problems
 from authoring.lint.config import LintConfig
 from authoring.lint.linter import Linter
-from authoring.mission.load import Document
+from authoring.mission import check_campaign, check_mission, is_campaign
+from authoring.mission.fast import check_mission_file, describe_error
+from authoring.mission.load import Document, read_document
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
 
@@ -43,3 +47,38 @@ def playability_problems(doc: Document, mission: Mission) -> list[Problem]:
     rules = Linter(LintConfig(select=PLAYABILITY_RULES)).lint_document(doc)
     return sorted([*card_problems(doc, mission),
                    *(p for p in rules if p.code in PLAYABILITY_RULES and p.severity == "error")])
+
+
+def _quick_playability(mission: Mission) -> bool:
+    """Tells, without the document, whether a valid mission has any playability problem."""
+    if pinned_card_problems(mission):
+        return True
+    found = Linter(LintConfig(select=PLAYABILITY_RULES)).lint_mission(mission)
+    return any(p.code in PLAYABILITY_RULES and p.severity == "error" for p in found)
+
+
+def _check(path: Path, display: str) -> list[Problem]:
+    mission, found = check_mission_file(path, display=display)
+    if mission is not None and not found:
+        if not _quick_playability(mission):  # the common case: the fast path answers alone
+            return []
+        # located again through the full reader, which knows every value's line and column
+        return playability_problems(read_document(path, display=display), mission)
+    doc = read_document(path, display=display)
+    if is_campaign(doc):  # a campaign is checked with every mission it names
+        return check_campaign(doc, path)[1]
+    mission, found = check_mission(doc)
+    return found if mission is None or found else playability_problems(doc, mission)
+
+
+def check_file(item: tuple[str, Path]) -> tuple[list[Problem], str | None]:
+    """``validate``'s check of one (display, path) pair, a mission or a campaign.
+
+    Returns its problems, or the one-line description of an internal error (the caller reports
+    it and goes on with the next file). A module-level function: worker processes run it.
+    """
+    display, path = item
+    try:
+        return _check(path, display), None
+    except Exception as error:  # reported per file by the caller, which goes on
+        return [], describe_error(error)

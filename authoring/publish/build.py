@@ -48,6 +48,7 @@ from authoring.publish.rating import rate_mission
 from authoring.publish.reproducible import build_datetime, build_epoch, zip_bytes
 from authoring.render.build import build_sheet
 from authoring.render.campaign_log import build_campaign_log
+from authoring.render.pdf import check_pdf_support
 from authoring.render.site import (
     AUDIO_TYPES,
     AudioSource,
@@ -361,6 +362,8 @@ def build_pack(packdir: Path, out: Path | None = None, options: BuildOptions = B
     _check_output(out, pack)
     for fmt in pack.audio:
         check_encoder(fmt)
+    if pack.sheets:  # before any rendering: a missing WeasyPrint used to stop a build midway
+        check_pdf_support()
 
     def display(path: Path) -> str:
         return str(packdir / pack.relative(path))

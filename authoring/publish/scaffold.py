@@ -53,9 +53,64 @@ events:
   - {at: "8:30", data_transfer: {}}
 """
 
+# Builds the pack on every push to main and publishes the site with GitHub Pages (Settings →
+# Pages → Source: GitHub Actions). The "run:" lines are the commands a user runs locally;
+# tests/site/test_pages_workflow.py runs them.
+PAGES_WORKFLOW = """\
+name: Build and publish the mission pack
+
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+
+concurrency:
+  group: pages
+  cancel-in-progress: false
+
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - name: Install the voice, the encoder and the PDF libraries
+        run: |
+          sudo apt-get update -q
+          sudo apt-get install -y -q --no-install-recommends espeak-ng ffmpeg \\
+            libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core
+      - name: Install the toolkit
+        run: python -m pip install "spacealert-authoring[pdf]"
+      - name: Check the missions
+        run: spacealert lint missions
+      - name: Build the site
+        run: spacealert pack build . --output _site
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: _site
+
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    environment:
+      name: github-pages
+      url: ${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+"""
+WORKFLOW_PATH = Path(".github") / "workflows" / "pages.yml"
+
 
 def new_pack(folder: Path, title: str | None = None) -> list[Path]:
-    """Writes ``pack.yaml`` and ``missions/first-watch.yaml`` into ``folder``.
+    """Writes ``pack.yaml``, ``missions/first-watch.yaml`` and a GitHub Pages workflow.
 
     Refuses (``UsageError``) a folder that exists and is not empty, or a path that is a file,
     so nothing a user wrote is ever overwritten. Returns the files written.
@@ -72,4 +127,7 @@ def new_pack(folder: Path, title: str | None = None) -> list[Path]:
     mission = folder / "missions" / "first-watch.yaml"
     manifest.write_text(MANIFEST_TEMPLATE.format(folder=folder, title=quoted), encoding="utf-8")
     mission.write_text(EXAMPLE_MISSION, encoding="utf-8")
-    return [manifest, mission]
+    workflow = folder / WORKFLOW_PATH
+    workflow.parent.mkdir(parents=True, exist_ok=True)
+    workflow.write_text(PAGES_WORKFLOW, encoding="utf-8")
+    return [manifest, mission, workflow]

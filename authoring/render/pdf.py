@@ -28,6 +28,14 @@ def _weasyprint() -> Any:
     return weasyprint
 
 
+def check_pdf_support() -> None:
+    """Raises ``EnvironmentMissingError`` (exit 3) now when PDFs could not be written later.
+
+    For commands that would otherwise spend minutes on audio before their first PDF.
+    """
+    _weasyprint()
+
+
 def _inline_only(weasyprint: Any) -> Any:
     """Returns a URL fetcher that serves ``data:`` URIs only: sheets never reach out."""
     urls = weasyprint.urls

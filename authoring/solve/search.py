@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from authoring._workers import init_worker, starting_workers
 from authoring.engine import Setup
 from authoring.engine.plan import SLOTS
 from authoring.solve.evaluate import Evaluator, Slots, Value
@@ -147,6 +148,7 @@ _QUEUE: Any = None  # the progress queue of a worker process (set by the pool in
 
 def _init_worker(progress_queue: Any) -> None:
     global _QUEUE
+    init_worker()
     _QUEUE = progress_queue
 
 
@@ -323,9 +325,12 @@ def _run_pool(tasks: list[_Task], jobs: int,
     # process runs a single thread, so otherwise clean "spawn" interpreters are used.
     methods = multiprocessing.get_all_start_methods()
     single = threading.active_count() == 1
-    context = multiprocessing.get_context("fork" if single and "fork" in methods else "spawn")
+    method = "fork" if single and "fork" in methods else "spawn"
+    context = multiprocessing.get_context(method)
     progress_queue = context.Queue()
-    with context.Pool(jobs, initializer=_init_worker, initargs=(progress_queue,)) as pool:
+    with starting_workers(method):  # the parent owns interrupts (authoring/_workers.py)
+        pool = context.Pool(jobs, initializer=_init_worker, initargs=(progress_queue,))
+    with pool:
         pending = pool.map_async(_run_task, tasks)
         while True:
             try:

@@ -25,7 +25,8 @@ def test_prints_the_mission_to_stdout(runner: CliRunner) -> None:
     valid_mission(result.stdout)
 
 
-def test_writes_a_file_and_refuses_to_overwrite_it(runner: CliRunner, tmp_path: Path) -> None:
+def test_writes_a_file_and_replaces_it_atomically(runner: CliRunner, tmp_path: Path) -> None:
+    # one overwrite policy for every command: -o is replaced, only once the new file is whole
     target = tmp_path / "m.yaml"
     result = runner.invoke(app, ["generate", "--seed", "3", "--profile", "training",
                                  "-o", str(target)])
@@ -35,12 +36,12 @@ def test_writes_a_file_and_refuses_to_overwrite_it(runner: CliRunner, tmp_path: 
     text = target.read_text("utf-8")
     assert valid_mission(text).profile == "training"
     target.write_text("mine", "utf-8")
-    again = runner.invoke(app, ["generate", "--seed", "4", "-o", str(target)])
-    assert again.exit_code == 2
-    assert again.stderr.startswith(f"error: {target}: file exists; refusing to overwrite it\n")
-    assert target.read_text("utf-8") == "mine"
+    again = runner.invoke(app, ["generate", "--seed", "3", "--profile", "training",
+                                "-o", str(target)])
+    assert again.exit_code == 0
+    assert target.read_text("utf-8") == text
     forced = runner.invoke(app, ["generate", "--seed", "3", "--profile", "training",
-                                 "-o", str(target), "--force"])
+                                 "-o", str(target), "--force"])  # still accepted
     assert forced.exit_code == 0
     assert target.read_text("utf-8") == text
     assert [p.name for p in tmp_path.iterdir()] == ["m.yaml"]  # no temporary files left
@@ -59,11 +60,12 @@ def test_count_writes_one_file_per_seed(runner: CliRunner, tmp_path: Path) -> No
         text = (folder / f"double-action-{seed}.yaml").read_text("utf-8")
         assert text == generated_text(generate_mission(
             GenerateOptions(profile="double-action", seed=seed)))
-    clash = runner.invoke(app, ["generate", "--profile", "double-action", "--seed", "102",
+    (folder / "double-action-102.yaml").write_text("old", "utf-8")
+    again = runner.invoke(app, ["generate", "--profile", "double-action", "--seed", "102",
                                 "--count", "2", "-o", str(folder)])
-    assert clash.exit_code == 2
-    assert "double-action-102.yaml: file exists" in clash.stderr
-    assert not (folder / "double-action-103.yaml").exists()  # nothing written
+    assert again.exit_code == 0
+    assert (folder / "double-action-102.yaml").read_text("utf-8") == text  # seed 102's
+    assert (folder / "double-action-103.yaml").exists()
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -181,10 +181,11 @@ def test_cli_import_writes_a_valid_mission(runner: CliRunner, tmp_path: Path) ->
     text = out.read_text("utf-8")
     assert text.startswith("# Imported from mission-1.ma.txt (ma-script) by spacealert ")
     assert valid_mission(text).events == load_mission(MISSION_1).events
+    out.write_text("an older import", "utf-8")
     again = runner.invoke(app, ["import", str(DATA / "mission-1.ma.txt"), "--from",
                                 "ma-script", "-o", str(out)])
-    assert again.exit_code == 2
-    assert "file exists; refusing to overwrite it" in again.stderr
+    assert again.exit_code == 0  # outputs are replaced, as by every command
+    assert out.read_text("utf-8") == text
 
 
 def test_cli_import_reports_malformed_files(runner: CliRunner, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 from pathlib import Path
 
 from authoring.mission import load_mission
@@ -22,8 +23,9 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 PACK = DATA / "pack"
 GOLDEN = HERE / "golden"
-CHROMIUM = "/usr/bin/chromium"
-#: Flags for headless Chromium as root (no sandbox) and offline (no background network).
+# Debian's browser; SPACEALERT_CHROMIUM points elsewhere (tests of the missing-browser rule)
+CHROMIUM = os.environ.get("SPACEALERT_CHROMIUM", "/usr/bin/chromium")
+#: Flags for headless Chromium as root and offline (no sandbox) and offline (no background network).
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required"]

@@ -19,7 +19,8 @@ def test_new_scaffolds_a_pack_that_validates_and_lints_clean(tmp_path: Path) -> 
     result = runner.invoke(app, ["pack", "new", str(folder)])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [str(folder / "pack.yaml"),
-                                          str(folder / "missions" / "first-watch.yaml")]
+                                          str(folder / "missions" / "first-watch.yaml"),
+                                          str(folder / ".github" / "workflows" / "pages.yml")]
     assert "next: spacealert pack build" in result.stderr
     pack = load_pack(folder)
     assert pack.title == "Ghost Convoy"

@@ -16,11 +16,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, Protocol
 
+from authoring._workers import init_worker, starting_workers
 from authoring.engine import Plan, make_crew_plan, resolve
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew
@@ -213,9 +213,13 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
         stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
         return stats
     chunks = [indexes[i::jobs] for i in range(jobs)]
-    # spawn, not fork: safe in threaded parents and the same on every platform
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        parts = list(pool.map(_play_chunk, [(mission, crew, options, seed, c) for c in chunks]))
+    # spawn, not fork: safe in threaded parents and the same on every platform. A Pool, whose
+    # exit terminates the workers, so an interrupted parent leaves none running (_workers.py).
+    with starting_workers():
+        pool = get_context("spawn").Pool(jobs, initializer=init_worker)
+    with pool:
+        parts = pool.map(_play_chunk, [(mission, crew, options, seed, c) for c in chunks],
+                         chunksize=1)
     by_index: dict[int, GameOutcome] = {}
     for chunk, part in zip(chunks, parts, strict=True):
         by_index.update(zip(chunk, part, strict=True))

@@ -1,0 +1,74 @@
+"""Worker processes under the toolkit's interrupt policy (the parent owns Ctrl-C and SIGTERM).
+
+A terminal sends Ctrl-C to the whole foreground process group, workers included. If each worker
+raised KeyboardInterrupt it would print its own traceback; instead workers ignore SIGINT and
+the parent, which gets the same signal, terminates them (``Pool.__exit__`` does). SIGTERM keeps
+its default action in workers so that ``terminate()`` ends them at once, silently, even while
+they are still starting.
+
+Between the start of a worker and its initializer a Ctrl-C would still find Python's default
+handler (a traceback from a half-started worker). A spawned worker is a new program: the
+signal mask is not passed on, but an *ignored* SIGINT is, and Python then leaves it ignored; so
+while it starts workers the parent ignores SIGINT, with SIGINT blocked so that a Ctrl-C that
+arrives meanwhile stays pending for the parent instead of being dropped. SIGTERM keeps its
+default action in a new program, so a worker terminated while starting just ends; the parent
+holds SIGTERM back too, until every worker it started has its task. A forked worker inherits
+the parent's Python handlers instead: an at-fork hook resets both signals in the child before
+it runs anything else.
+Standard library only, so every layer may use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+
+_starting = False
+_hook_installed = False
+
+
+def _reset_in_forked_child() -> None:
+    if _starting:
+        init_worker()
+
+
+@contextlib.contextmanager
+def starting_workers(method: str = "spawn") -> Iterator[None]:
+    """Holds back the signals a worker must not see while it starts (``method``: fork, spawn)."""
+    global _starting, _hook_installed
+    if not _hook_installed:
+        os.register_at_fork(after_in_child=_reset_in_forked_child)
+        _hook_installed = True
+    forked = method == "fork"
+    if not forked:
+        # multiprocessing starts its resource tracker on first need and then *unblocks*
+        # SIGINT: start it now, before SIGINT is held back, or a Ctrl-C could be dropped
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    # both held back in the parent: a signal between the start of a worker and the hand-over
+    # of its task would leave a worker that reads an empty pipe (and says so in a traceback)
+    previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    previous_handler = None
+    if not forked and threading.current_thread() is threading.main_thread():
+        previous_handler = signal.getsignal(signal.SIGINT)
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # passed on to the new programs
+    _starting = True
+    try:
+        yield
+    finally:
+        _starting = False
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, previous_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)
+
+
+def init_worker() -> None:
+    """Initializer of every worker process: ignore SIGINT, die on SIGTERM, then unblock."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
