@@ -143,11 +143,11 @@ def generate(
     seeds = range(seed, seed + count)
     targets = [output / f"{profile}-{s}.yaml" for s in seeds]
     # generate everything first: a failing seed leaves no half-written batch behind
-    missions = [generate_mission(replace(base, seed=s)) for s in seeds]
-    for target, mission in zip(targets, missions, strict=True):
+    made_all = [generate_mission(replace(base, seed=s)) for s in seeds]
+    for target, mission in zip(targets, made_all, strict=True):
         write_text_atomic(target, generated_text(mission))
     err(f"wrote {count} missions to {output} (seeds {seed}..{seed + count - 1})")
     if as_json:
         typer.echo(json.dumps({"missions": [
             {"id": m.mission.id, "seed": s, "file": str(t)}
-            for m, s, t in zip(missions, seeds, targets, strict=True)]}, indent=2))
+            for m, s, t in zip(made_all, seeds, targets, strict=True)]}, indent=2))
