@@ -112,17 +112,17 @@ def trim(x: Samples, *, tail_ms: int = 30) -> Samples:
     return x[int(loud[0]):end]
 
 
-RADIO_LOW_HZ = 250.0
-RADIO_HIGH_HZ = 5000.0
-RADIO_DRIVE = 1.5  # tanh saturation: 1.5 gives the radio grit without smearing consonants
+RADIO_LOW_HZ = 200.0
+RADIO_HIGH_HZ = 7000.0
+RADIO_DRIVE = 1.2  # tanh saturation: a little grit without smearing consonants
 
 
 def radio(x: Samples) -> Samples:
-    """Returns ``x`` through a ship-radio effect: 250-5000 Hz band and gentle saturation.
+    """Returns ``x`` through a ship-radio effect: 200-7000 Hz band and light saturation.
 
     Wider than a telephone band (300-3400 Hz) on purpose: the telephone band took the
     consonants that tell "three" from "free" and "zone" from "low", and cost the default voice
-    many times more words than it costs now (voices/README.md, bench/intelligibility.py).
+    many times more words; this band costs the default voice none (voices/README.md).
     """
     if x.size < 64:
         return x

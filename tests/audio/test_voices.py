@@ -196,3 +196,26 @@ def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None
     assert result.exit_code == 3
     assert "espeak-ng failed on" in result.stderr and "'xx-nope'" in result.stderr
     assert "espeak-ng --voices" in result.stderr
+
+
+def test_a_voice_licence_is_listed_written_into_the_captions_and_not_inherited_by_another_engine(
+        tmp_path: Path) -> None:
+    rows = {r["id"]: r for r in json.loads(runner.invoke(app, ["voices", "list", "--json"]).stdout)}
+    assert "non-commercial" in rows["en-piper"]["licence"] and rows["en"]["licence"] is None
+    terms = tmp_path / "terms.yaml"
+    terms.write_text(f"format: 1\nid: terms\nextends: {ROOT / 'voices/en.yaml'}\n"
+                     "licence: 'for home use only'\n", encoding="utf-8")
+    freed = tmp_path / "freed.yaml"
+    freed.write_text(f"format: 1\nid: freed\nextends: {terms}\nbackend: espeak-ng\n"
+                     "settings: {voice: en-us}\n", encoding="utf-8")
+    assert load_voice(terms).licence == "for home use only"
+    assert load_voice(freed).licence is None
+    out = tmp_path / "t.wav"
+    mission = ROOT / "missions/official/test-run-1.yaml"
+    result = runner.invoke(app, ["render", str(mission), "-o", str(out), "--voice", str(terms),
+                                 "--captions", "json", "--no-bed"])
+    assert result.exit_code == 0, result.stderr
+    meta = json.loads(out.with_suffix(".json").read_text("utf-8"))
+    assert meta["voice"] == "terms" and meta["licence"] == "for home use only"
+    listed = runner.invoke(app, ["voices", "list"])
+    assert "licence: piper-tts is GPL-3.0-or-later" in listed.stdout
