@@ -25,6 +25,8 @@ from authoring.audio.phrases import cue_text
 from authoring.audio.synth import Synthesizer
 from authoring.audio.voice import Voice, load_voice
 from authoring.errors import InvalidInputError
+from authoring.mission.heard import heard
+from authoring.mission.heard import overlaps as heard_overlaps
 from authoring.mission.timecode import format_ms
 from authoring.mission.timeline import Cue, Timeline
 
@@ -118,18 +120,15 @@ def find_overlaps(cues: Sequence[Cue], lengths: Sequence[int],
                   texts: Sequence[str] | None = None) -> list[Overlap]:
     """Returns every pair of speech cues where the second starts before the first has ended.
 
-    ``lengths`` (ms) and the optional spoken ``texts`` are aligned with ``cues``.
+    ``lengths`` (ms, measured) and the optional spoken ``texts`` are aligned with ``cues``;
+    the spans come from the one model of what is heard when (``authoring.mission.heard``).
     """
     said = list(texts) if texts is not None else [c.text for c in cues]
-    speech = [(c, n, t) for c, n, t in zip(cues, lengths, said, strict=True) if c.speech]
-    found: list[Overlap] = []
-    for i, (cue, n, text) in enumerate(speech):
-        end = cue.start_ms + n
-        for later, _, later_text in speech[i + 1:]:
-            if later.start_ms >= end:
-                break
-            found.append(Overlap(cue, end, later, text, later_text))
-    return found
+    text_of = {id(c): t for c, t in zip(cues, said, strict=True)}
+    speech = [(c, n) for c, n in zip(cues, lengths, strict=True) if c.speech]
+    spans = heard([c for c, _ in speech], [n for _, n in speech])
+    return [Overlap(a.cue, a.end_ms, b.cue, text_of[id(a.cue)], text_of[id(b.cue)])
+            for a, b, _ in heard_overlaps(spans)]
 
 
 def _open_cache(use_cache: bool, cache_dir: Path | None) -> ClipCache | None:

@@ -29,7 +29,7 @@ from authoring.errors import InvalidInputError
 from authoring.mission.timeline import Cue
 
 #: Bumped whenever the processing below changes what a clip sounds like.
-PIPELINE_VERSION = 1
+PIPELINE_VERSION = 2  # 2: the wider radio band (200-7000 Hz, drive 1.2)
 
 
 def _file_digest(path: Path) -> str:

@@ -11,6 +11,8 @@ INSTALL_HINTS = {
               " WAV output works without it (--format wav)",
     "espeak-ng": "install it with `apt-get install espeak-ng` (Debian/Ubuntu) or "
                  "`brew install espeak-ng`",
+    "flite": "install it with `apt-get install flite` (Debian/Ubuntu) or `brew install flite`;"
+             " or render with another voice (--voice en-espeak)",
 }
 
 

@@ -65,6 +65,7 @@ class Voice:
     source: Path
     clips: ClipPack | None = None
     chain: tuple[str, ...] = field(default=())
+    licence: str | None = None
 
     @property
     def radio(self) -> bool:
@@ -183,6 +184,10 @@ def load_voice(name: str | Path = DEFAULT_VOICE) -> Voice:
         for key in ("id", "name", "language", "backend", "joiner", "clips"):
             if key in data:
                 merged[key] = data[key]
+        # the terms belong to the engine and its model: a voice that changes the backend
+        # does not inherit them
+        if "backend" in data or "licence" in data:
+            merged["licence"] = data.get("licence")
     own_path, own = chain[-1]
     for key in ("language", "backend"):
         if key not in merged:
@@ -209,4 +214,5 @@ def load_voice(name: str | Path = DEFAULT_VOICE) -> Voice:
         source=own_path,
         clips=clips,
         chain=tuple(str(d["id"]) for _, d in chain),
+        licence=None if merged.get("licence") is None else str(merged["licence"]),
     )

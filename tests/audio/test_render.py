@@ -284,14 +284,17 @@ def test_missing_ffmpeg_is_exit_3_with_an_install_hint(
     assert result.exit_code == 0, result.stderr
 
 
-def test_missing_espeak_ng_is_exit_3_with_an_install_hint(
-        short_mission: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("voice", "program"), [(None, "flite"), ("en-espeak", "espeak-ng")])
+def test_a_missing_speech_program_is_exit_3_with_an_install_hint(
+        short_mission: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        voice: str | None, program: str) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    chosen = [] if voice is None else ["--voice", voice]
     result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "a.wav"),
-                                 "--no-cache"])
+                                 "--no-cache", *chosen])
     assert result.exit_code == 3
-    assert "espeak-ng is not installed" in result.stderr
-    assert "apt-get install espeak-ng" in result.stderr
+    assert f"{program} is not installed" in result.stderr
+    assert f"apt-get install {program}" in result.stderr
     assert result.stdout == ""
 
 

@@ -87,14 +87,14 @@ def test_chinese_joins_without_spaces_and_has_its_own_countdown_fragment() -> No
 
 def test_extends_inherits_and_overrides(tmp_path: Path) -> None:
     child = tmp_path / "slow.yaml"
-    child.write_text(f"format: 1\nid: slow\nextends: {ROOT / 'voices/en.yaml'}\n"
+    child.write_text(f"format: 1\nid: slow\nextends: {ROOT / 'voices/en-espeak.yaml'}\n"
                      "settings: {speed: 120}\nphrases: {alert: 'Red alert.'}\n",
                      encoding="utf-8")
     voice = load_voice(child)
     assert voice.id == "slow" and voice.language == "en" and voice.backend == "espeak-ng"
     assert voice.settings["speed"] == 120 and voice.settings["voice"] == "en-us"
     assert voice.phrases["alert"] == "Red alert." and voice.phrases["repeat"] == "Repeat:"
-    assert voice.chain == ("en", "slow")
+    assert voice.chain == ("en", "en-espeak", "slow")
 
 
 def test_a_voice_that_extends_itself_is_reported(tmp_path: Path) -> None:
@@ -129,8 +129,11 @@ def test_voices_list_shows_every_bundled_voice() -> None:
     rows = json.loads(result.stdout)
     assert {r["id"] for r in rows} == set(bundled_voices())
     default = [r for r in rows if r["default"]]
-    assert [(r["id"], r["backend"], r["status"]) for r in default] == [("en", "espeak-ng",
+    assert [(r["id"], r["backend"], r["status"]) for r in default] == [("en", "flite",
                                                                          "ready")]
+    espeak = [r for r in rows if r["id"] == "en-espeak"]
+    assert [(r["backend"], r["status"], r["licence"]) for r in espeak] == [
+        ("espeak-ng", "ready", None)]
     text = runner.invoke(app, ["voices", "list"])
     assert text.exit_code == 0 and "* en " in text.stdout
 
@@ -191,9 +194,19 @@ def test_extending_an_unknown_voice_points_at_the_line(tmp_path: Path) -> None:
     assert f"{orphan}:3:10: extends unknown voice 'nowhere'" in result.stderr
 
 
-def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None:
+def test_a_flite_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None:
     odd = tmp_path / "odd.yaml"
     odd.write_text(f"format: 1\nid: odd\nextends: {ROOT / 'voices/en.yaml'}\n"
+                   "settings: {voice: xx-nope}\n", encoding="utf-8")
+    result = runner.invoke(app, ["voices", "check", str(odd), "--no-listen"])
+    assert result.exit_code == 3
+    assert "flite has no voice 'xx-nope' (needed by the voice 'odd')" in result.stderr
+    assert "`flite -lv` lists the installed voices (" in result.stderr and "slt" in result.stderr
+
+
+def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None:
+    odd = tmp_path / "odd.yaml"
+    odd.write_text(f"format: 1\nid: odd\nextends: {ROOT / 'voices/en-espeak.yaml'}\n"
                    "settings: {voice: xx-nope}\n", encoding="utf-8")
     mission = ROOT / "missions/official/test-run-1.yaml"
     result = runner.invoke(app, ["render", str(mission), "-o", str(tmp_path / "a.wav"),
@@ -245,3 +258,26 @@ def test_a_voice_of_another_language_reading_story_text_is_warned(
     result = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "b.wav"),
                                  "--no-bed", "--voice", "de"])
     assert result.exit_code == 0 and "warning" not in result.stderr  # only standard cues
+
+
+def test_a_voice_licence_is_listed_written_into_the_captions_and_not_inherited_by_another_engine(
+        tmp_path: Path) -> None:
+    rows = {r["id"]: r for r in json.loads(runner.invoke(app, ["voices", "list", "--json"]).stdout)}
+    assert "non-commercial" in rows["en-piper"]["licence"] and rows["en"]["licence"] is None
+    terms = tmp_path / "terms.yaml"
+    terms.write_text(f"format: 1\nid: terms\nextends: {ROOT / 'voices/en.yaml'}\n"
+                     "licence: 'for home use only'\n", encoding="utf-8")
+    freed = tmp_path / "freed.yaml"
+    freed.write_text(f"format: 1\nid: freed\nextends: {terms}\nbackend: espeak-ng\n"
+                     "settings: {voice: en-us}\n", encoding="utf-8")
+    assert load_voice(terms).licence == "for home use only"
+    assert load_voice(freed).licence is None
+    out = tmp_path / "t.wav"
+    mission = ROOT / "missions/official/test-run-1.yaml"
+    result = runner.invoke(app, ["render", str(mission), "-o", str(out), "--voice", str(terms),
+                                 "--captions", "json", "--no-bed"])
+    assert result.exit_code == 0, result.stderr
+    meta = json.loads(out.with_suffix(".json").read_text("utf-8"))
+    assert meta["voice"] == "terms" and meta["licence"] == "for home use only"
+    listed = runner.invoke(app, ["voices", "list"])
+    assert "licence: piper-tts is GPL-3.0-or-later" in listed.stdout

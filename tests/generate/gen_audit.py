@@ -13,6 +13,7 @@ name the problem): the same checks, at a third of the cost.
 from __future__ import annotations
 
 import traceback
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,40 @@ from authoring.lint import lint_mission
 from authoring.mission import check_mission, parse_document
 from authoring.mission.build import build_mission
 from authoring.mission.load import Document
+from authoring.mission.model import CommsDown, DataTransfer, IncomingData, Mission, Threat
 from authoring.mission.schema import validator
+from authoring.mission.timeline import Timeline
+
+#: A voice's real cue lengths: (cue kind, English text) -> ms.
+Lengths = Mapping[tuple[str, str], int]
+
+
+def every_cue_mission() -> Mission:
+    """Returns a (not playable) mission whose five-player timeline holds every cue a generated
+    mission can have: each threat announcement, each event kind and the phase cues."""
+    events: list[Any] = [Threat(20 * i, turn, zone, serious, unconfirmed)  # type: ignore[arg-type]
+                         for i, (turn, zone, serious, unconfirmed) in enumerate(
+                             (t, z, s, u) for t in range(1, 9)
+                             for z in ("red", "white", "blue", "internal")
+                             for s in (False, True) for u in (False, True))]
+    at = 20 * len(events)
+    events += [IncomingData(at), DataTransfer(at + 20), CommsDown(at + 60, 10)]
+    return Mission("every-cue", "Every cue", "base", 5, (at + 200, at + 400, at + 600),
+                   tuple(events))
+
+
+def cue_lengths(timeline: Timeline, measured: Sequence[int]) -> dict[tuple[str, str], int]:
+    """Returns the table of real lengths from a timeline measured by a voice."""
+    return {(c.kind, c.text): n for c, n in zip(timeline.cues, measured, strict=True)
+            if c.kind != "static"}
+
+
+def _real_lengths(table: Lengths) -> Any:
+    def lengths(timeline: Timeline) -> list[int]:
+        # a static lasts until its comms_restored whatever the voice: its nominal span
+        return [c.nominal_ms if c.kind == "static" else table[(c.kind, c.text)]
+                for c in timeline.cues]
+    return lengths
 
 try:  # libyaml through PyYAML (installed with the dev extras) parses 10x faster
     import yaml
@@ -48,13 +82,14 @@ class Audit:
     invalid: list[str] = field(default_factory=list)
     self_check: list[str] = field(default_factory=list)
     lint: list[str] = field(default_factory=list)
+    voice: list[str] = field(default_factory=list)
     redraws: int = 0
     stats: list[dict[str, int]] = field(default_factory=list)
 
     def merge(self, other: Audit) -> None:
         """Adds another chunk's results."""
         self.generated += other.generated
-        for name in ("failures", "crashes", "invalid", "self_check", "lint", "stats"):
+        for name in ("failures", "crashes", "invalid", "self_check", "lint", "voice", "stats"):
             getattr(self, name).extend(getattr(other, name))
         self.redraws += other.redraws
 
@@ -67,8 +102,13 @@ def _plain(data: Any) -> Any:
     return data
 
 
-def audit_seeds(profile: str, start: int, stop: int, full_every: int = 100) -> Audit:
-    """Audits seeds ``start``..``stop - 1`` of ``profile`` with default options."""
+def audit_seeds(profile: str, start: int, stop: int, full_every: int = 100,
+                voice_lengths: Lengths | None = None) -> Audit:
+    """Audits seeds ``start``..``stop - 1`` of ``profile`` with default options.
+
+    With ``voice_lengths`` (a voice's real cue lengths), every mission is also self-checked
+    with those lengths: nothing may be heard over anything else with that voice.
+    """
     audit = Audit(profile)
     for seed in range(start, stop):
         options = GenerateOptions(profile=profile, seed=seed)  # type: ignore[arg-type]
@@ -110,6 +150,10 @@ def audit_seeds(profile: str, start: int, stop: int, full_every: int = 100) -> A
         if seed % full_every == 0:
             found = self_check(mission, options.points(), options.unconfirmed_points())
             audit.self_check += [f"seed {seed}: {problem}" for problem in found]
+        if voice_lengths is not None:
+            found = self_check(mission, options.points(), options.unconfirmed_points(),
+                               lengths=_real_lengths(voice_lengths))
+            audit.voice += [f"seed {seed}: {problem}" for problem in found]
         linted = lint_mission(mission)
         if linted:
             audit.lint.append(f"seed {seed}: {linted[0].code} {linted[0].message}")

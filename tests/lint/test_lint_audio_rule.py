@@ -1,4 +1,4 @@
-"""The audio rule A101 with measured lengths (a fake measurer and the real espeak voice)."""
+"""The audio rule A101 with measured lengths (a fake measurer and the real default voice)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_measured_lengths_find_overlaps_nominal_lengths_miss() -> None:
 
 
 @pytest.mark.slow
-def test_real_espeak_voice_on_official_mission_3() -> None:
+def test_real_default_voice_on_official_mission_3() -> None:
     doc = read_document(ROOT / "missions" / "official" / "mission-3.yaml")
     problems = Linter(LintConfig(select=("A101",)), voice="en").lint_document(doc)
     assert problems == []

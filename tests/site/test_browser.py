@@ -164,7 +164,7 @@ def test_voice_menu_switches_the_soundtrack_and_keeps_the_time(tab: Any,
                                                                 server: PreviewServer) -> None:
     open_player(tab, server)
     assert tab.eval_on_selector_all("#voice option", "os => os.map(o => o.textContent)") == \
-        ["English ship computer (espeak-ng)", "British ship computer"]
+        ["English ship computer (flite slt)", "British ship computer"]
     tab.click("#view")  # the author view lists every announcement
     listed = tab.locator("#cues li").count()
     seek(tab, 30.0)

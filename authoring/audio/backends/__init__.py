@@ -14,11 +14,15 @@ __all__ = ["Backend", "SynthesisError", "make_backend"]
 
 
 def make_backend(voice: Voice) -> Backend:
-    """Returns the speech backend of a TTS voice (espeak-ng, gtts or piper)."""
+    """Returns the speech backend of a TTS voice (espeak-ng, flite, gtts or piper)."""
     if voice.backend == "espeak-ng":
         from authoring.audio.backends.espeak import EspeakBackend
 
         return EspeakBackend(voice)
+    if voice.backend == "flite":
+        from authoring.audio.backends.flite import FliteBackend
+
+        return FliteBackend(voice)
     if voice.backend == "gtts":
         from authoring.audio.backends.gtts import GttsBackend
 

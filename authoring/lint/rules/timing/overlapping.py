@@ -39,6 +39,8 @@ from collections.abc import Iterator, Sequence
 
 from authoring.lint.context import LintContext, event_path, phase_path
 from authoring.lint.rule import Finding, Options, PathStep
+from authoring.mission.heard import heard
+from authoring.mission.heard import overlaps as heard_overlaps
 from authoring.mission.timecode import format_ms
 from authoring.mission.timeline import Cue
 
@@ -80,21 +82,17 @@ def cue_path(cue: Cue) -> tuple[PathStep, ...]:
     return phase_path(cue.phase)
 
 
-def overlaps(cues: Sequence[Cue], lengths: Sequence[int], gap_ms: int
+def overlaps(cues: Sequence[Cue], lengths: Sequence[int] | None, gap_ms: int
              ) -> Iterator[tuple[Cue, Cue, int]]:
     """Yields (earlier, later, overlap in ms) for every overlapping pair of cues.
 
-    ``lengths`` are the cues' lengths in ms (nominal or measured), in the order of ``cues``.
+    ``lengths`` are the cues' measured lengths in ms, in the order of ``cues`` (``None``:
+    nominal), through the one model of what is heard when (``authoring.mission.heard``).
     Cues of one event that follow each other by design (a countdown's numbers) are checked
     too: they only overlap when something is wrong.
     """
-    spans = sorted(zip(cues, lengths, strict=True), key=lambda p: p[0].start_ms)
-    for i, (first, length) in enumerate(spans):
-        end = first.start_ms + length + gap_ms
-        for second, _ in spans[i + 1:]:
-            if second.start_ms >= end:
-                break
-            yield first, second, end - second.start_ms
+    for first, second, overlap in heard_overlaps(heard(cues, lengths), gap_ms=gap_ms):
+        yield first.cue, second.cue, overlap
 
 
 def overlap_clusters(cues: Sequence[Cue], lengths: Sequence[int], gap_ms: int

