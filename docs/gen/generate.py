@@ -37,7 +37,10 @@ SCHEMAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mission": ("Mission files", ("missions/examples/*.yaml", "missions/official/mission-1.yaml")),
     "voice": ("Voice files", ("voices/en.yaml", "voices/*.yaml")),
     "pack": ("Pack manifests", ("tests/site/data/pack/pack.yaml",)),
-    "plan": ("Crew plans", ("tests/engine/plans/*.yaml",)),
+    "plan": ("Crew plans", ("tests/engine/plans/example-4p.yaml",
+                            "tests/engine/plans/mission-1-4p.yaml")),
+    "campaign": ("Campaign files", ("missions/examples/campaign.yaml",)),
+    "campaign-plan": ("Campaign plans", ("tests/engine/plans/campaign-example.yaml",)),
     "draw": ("Threat draws", ("docs/examples/draw.yaml",)),
     "lint-config": ("Lint configuration", ("docs/examples/lint-config.yaml",)),
     "threats": ("Threat data", ("authoring/engine/data/threats.json",)),
@@ -96,6 +99,9 @@ def _resolve(schema: Mapping[str, Any], node: Mapping[str, Any]) -> dict[str, An
     merged = dict(node)
     while "$ref" in merged:
         ref = merged.pop("$ref")
+        if not ref.startswith("#"):  # another packaged schema: shown as a link-like name
+            name = ref.rsplit("/", 1)[-1].removesuffix(".schema.json")
+            return {**merged, "type": f"{name} (see its page)"}
         target: Any = schema
         for part in ref.removeprefix("#/").split("/"):
             target = target[part]
@@ -190,19 +196,21 @@ def _sample_files(patterns: tuple[str, ...]) -> list[Path]:
     seen: list[Path] = []
     for pattern in patterns:
         for path in sorted(ROOT.glob(pattern)):
-            if path not in seen:
+            # a campaign file sits among the example missions; it has its own page
+            if path not in seen and not (pattern.endswith("*.yaml") and
+                                         path.name.startswith("campaign")):
                 seen.append(path)
     return seen
 
 
 def schema_page(name: str) -> str:
     """One reference page: every key of ``schemas/NAME.schema.json``."""
-    import jsonschema
+    from authoring.mission.schema import validator as schema_validator
 
     title, patterns = SCHEMAS[name]
     source = f"schemas/{name}.schema.json"
     schema = json.loads((ROOT / source).read_text(encoding="utf-8"))
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = schema_validator(name)  # resolves references between the packaged schemas
     samples: list[tuple[str, Any]] = []
     for path in _sample_files(patterns):
         data = _load(path)
