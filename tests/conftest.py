@@ -59,3 +59,27 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
         raise OSError(f"network access blocked in tests: {address!r}")
 
     monkeypatch.setattr(socket.socket, "connect", guarded)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """Headless Debian Chromium driven by Playwright (no downloaded browser builds).
+
+    One browser for the whole session, shared by every test that needs one: Playwright's sync
+    API refuses a second instance while one is open.
+    """
+    import os
+
+    from tests.site.helpers import CHROMIUM, FLAGS
+
+    if not Path(CHROMIUM).exists():
+        message = "needs Debian chromium at /usr/bin/chromium (bash .ci/setup installs it)"
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(message)  # in CI a missing browser is a broken set-up, not a skip
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield browser
+        browser.close()

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -95,14 +96,9 @@ def test_the_site_is_never_built_into_the_theme_folder() -> None:
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_pages_render_in_chromium(built: tuple[Path, str], tmp_path: Path) -> None:
-    from tests.site.helpers import CHROMIUM, FLAGS
-
-    if not Path(CHROMIUM).exists():
-        pytest.skip("needs Debian chromium at /usr/bin/chromium")
+def test_pages_render_in_chromium(built: tuple[Path, str], tmp_path: Path,
+                                  chromium: Any) -> None:
     import threading
-
-    from playwright.sync_api import sync_playwright
 
     from authoring.publish import PreviewServer
 
@@ -111,9 +107,9 @@ def test_pages_render_in_chromium(built: tuple[Path, str], tmp_path: Path) -> No
     threading.Thread(target=server.serve_forever, daemon=True).start()
     problems: list[str] = []
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            page = context.new_page()
             page.on("console", lambda m: problems.append(f"{m.type}: {m.text}")
                     if m.type == "error" else None)
             page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
@@ -128,7 +124,8 @@ def test_pages_render_in_chromium(built: tuple[Path, str], tmp_path: Path) -> No
             page.wait_for_url("**/lint/T105/")
             assert "late-event" in page.title()
             page.screenshot(path=str(shots / "docs-t105.png"))
-            browser.close()
+        finally:
+            context.close()
     finally:
         server.shutdown()
         server.server_close()

@@ -57,18 +57,25 @@ def lint(
     Run 'spacealert rules' to list the rules and 'spacealert rules CODE' to explain one.
     """
     check_profile(profile)
+    items = list(expand_paths(files))
     results: list[FileResult] = []
     crashed = 0
-    for item in expand_paths(files):
-        # one file at a time, so that a bug on one file does not hide the others' results
-        try:
-            results += lint_paths([item], config=config, select=select or None,
-                                  ignore=ignore or (), profile=profile, voice=voice)
-        except AuthoringError:
-            raise  # a configuration or usage error concerns every file
-        except Exception as error:
-            crashed += 1
-            err(internal_error_line(item[0], error))
+    try:  # all at once: a campaign's missions named on the command line are linted once
+        results = lint_paths(items, config=config, select=select or None,
+                             ignore=ignore or (), profile=profile, voice=voice)
+    except AuthoringError:
+        raise  # a configuration or usage error concerns every file
+    except Exception:
+        # a bug: again one file at a time, so that it does not hide the others' results
+        for item in items:
+            try:
+                results += lint_paths([item], config=config, select=select or None,
+                                      ignore=ignore or (), profile=profile, voice=voice)
+            except AuthoringError:
+                raise
+            except Exception as error:
+                crashed += 1
+                err(internal_error_line(item[0], error))
     text = FORMATS[output_format.value](results)
     if text:
         typer.echo(text, nl=False)

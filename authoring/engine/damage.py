@@ -33,7 +33,7 @@ def reactor_cap(g: Game, zone: int) -> int:
 
 def multiplier(g: Game, zone: int) -> int:
     """Returns the doubling of damage that reaches a zone: Fissure, and in a campaign the
-    carried-over structural damage (docs/rules.md §18); doublings multiply (§12.2)."""
+    carried-over structural damage (docs/rules.md §18); doublings multiply (docs/rules.md §12.2)."""
     mult = g.state.hull[zone]
     for th in g.state.threats:
         if th.status == ACTIVE_THREAT and th.level and (th.level == 2 or zone == ship.RED):

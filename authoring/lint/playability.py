@@ -19,8 +19,8 @@ from pathlib import Path
 from authoring.engine.setup import pinned_card_problems
 from authoring.lint.config import LintConfig
 from authoring.lint.linter import Linter
-from authoring.mission import check_campaign, check_mission, is_campaign
-from authoring.mission.fast import check_mission_file, describe_error
+from authoring.mission import check_campaign, check_mission, fast, is_campaign
+from authoring.mission.fast import describe_error
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
@@ -58,7 +58,7 @@ def _quick_playability(mission: Mission) -> bool:
 
 
 def _check(path: Path, display: str) -> list[Problem]:
-    mission, found = check_mission_file(path, display=display)
+    mission, found = fast.check_mission_file(path, display=display)
     if mission is not None and not found:
         if not _quick_playability(mission):  # the common case: the fast path answers alone
             return []

@@ -41,6 +41,11 @@ def test_each_mission_is_the_single_generated_mission_of_its_seed(tmp_path: Path
 
 def test_campaign_output_rules(tmp_path: Path) -> None:
     assert runner.invoke(app, ["generate", "--campaign"]).exit_code == 2
-    assert runner.invoke(app, ["generate", "--campaign", "-o", str(tmp_path)]).exit_code == 0
-    again = runner.invoke(app, ["generate", "--campaign", "-o", str(tmp_path)])
-    assert again.exit_code == 2 and "refusing to overwrite" in again.output
+    assert runner.invoke(app, ["generate", "--campaign", "--seed", "3", "-o",
+                               str(tmp_path)]).exit_code == 0
+    first = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    (tmp_path / "campaign.yaml").write_text("stale\n", encoding="utf-8")
+    # outputs are replaced (atomically), like every command's: the same seed, the same files
+    again = runner.invoke(app, ["generate", "--campaign", "--seed", "3", "-o", str(tmp_path)])
+    assert again.exit_code == 0, again.output
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == first

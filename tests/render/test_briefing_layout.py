@@ -6,12 +6,12 @@ import re
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from authoring.mission import load_mission
 from authoring.render.build import build_sheet
-from tests.site.helpers import CHROMIUM, FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOUBLE = ROOT / "missions" / "examples" / "double-action.yaml"  # events up to 12:05
@@ -32,22 +32,17 @@ def test_times_from_ten_minutes_on_keep_a_gap_before_their_text(
     assert min(gaps.values()) >= 4, gaps  # pt: at least a space, "10:00data" no more
 
 
-def test_the_comms_table_style_leaves_the_timeline_bars_alone(tmp_path: Path) -> None:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("needs Debian chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
+def test_the_comms_table_style_leaves_the_timeline_bars_alone(tmp_path: Path,
+                                                              chromium: Any) -> None:
     html = tmp_path / "briefing.html"
     build_sheet(load_mission(DOUBLE), html, kind="briefing")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page()
-            page.goto(html.as_uri())
-            bars = page.eval_on_selector_all("svg.timeline rect.comms", """rects => rects.map(
-                r => [r.getBBox().width, Number(r.getAttribute('width'))])""")
-        finally:
-            browser.close()
+    page = chromium.new_page()
+    try:
+        page.goto(html.as_uri())
+        bars = page.eval_on_selector_all("svg.timeline rect.comms", """rects => rects.map(
+            r => [r.getBBox().width, Number(r.getAttribute('width'))])""")
+    finally:
+        page.close()
     assert len(bars) == 4  # the mission's four communications-down periods
     for drawn, declared in bars:
         assert drawn == pytest.approx(declared)  # not stretched to the whole row

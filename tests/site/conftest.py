@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from authoring.publish import BuildOptions, BuildResult, PreviewServer, build_pack
-from tests.site.helpers import CHROMIUM, FLAGS, PACK
+from tests.site.helpers import PACK
 
 EPOCH = "1700000000"
 
@@ -42,19 +41,3 @@ def server(built: BuildResult) -> Iterator[PreviewServer]:
     yield srv
     srv.shutdown()
     srv.server_close()
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[object]:
-    """Headless Debian Chromium driven by Playwright (no downloaded browser builds)."""
-    if not Path(CHROMIUM).exists():
-        message = "needs Debian chromium at /usr/bin/chromium (bash .ci/setup installs it)"
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail(message)  # in CI a missing browser is a broken set-up, not a skip
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
