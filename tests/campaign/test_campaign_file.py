@@ -83,3 +83,25 @@ def test_lint_lints_the_campaign_and_each_mission_once(tmp_path: Path) -> None:
     found = [(Path(p["file"]).name, p["line"], p["code"]) for p in data["problems"]]
     assert ("c.yaml", 7, "C101") in found
     assert ("c.yaml", 7, "C102") in found
+
+
+def test_campaign_rules_are_listed_and_selected_like_every_rule(tmp_path: Path) -> None:
+    listed = runner.invoke(app, ["rules"])
+    assert listed.exit_code == 0
+    assert "C101" in listed.stdout and "difficulty-falls-off" in listed.stdout
+    assert "C102" in listed.stdout and "repeated-mission" in listed.stdout
+    _write(tmp_path, "m1.yaml", (OFFICIAL / "simulation-1.yaml").read_text("utf-8"))
+    campaign = _campaign(tmp_path, "  - mission: m1.yaml\n    decks: {common: yellow}\n"
+                                   "  - mission: m1.yaml\n    decks: {common: white}\n")
+
+    def codes(*options: str) -> set[str]:
+        result = runner.invoke(app, ["lint", "--output-format", "json", *options,
+                                     str(campaign)])
+        return {p["code"] for p in json.loads(result.stdout)["problems"]
+                if p["code"].startswith("C")}
+
+    assert codes() == {"C101", "C102"}
+    assert codes("--ignore", "C101") == {"C102"}
+    assert codes("--ignore", "repeated-mission") == {"C101"}
+    assert codes("--select", "C102") == {"C102"}
+    assert codes("--select", "M") == set()
