@@ -105,3 +105,25 @@ def test_campaign_rules_are_listed_and_selected_like_every_rule(tmp_path: Path) 
     assert codes("--ignore", "repeated-mission") == {"C101"}
     assert codes("--select", "C102") == {"C102"}
     assert codes("--select", "M") == set()
+
+
+def test_damaged_unsurvivable_is_opt_in_and_flags_the_example_campaigns_last_mission(
+        tmp_path: Path) -> None:
+    example = REPO / "missions" / "examples" / "campaign.yaml"
+
+    def campaign_problems(*options: str) -> list[tuple[int, str, str]]:
+        result = runner.invoke(app, ["lint", "--output-format", "json", *options,
+                                     str(example)])
+        return [(p["line"], p["code"], p["message"]) for p in
+                json.loads(result.stdout)["problems"] if p["file"] == str(example)]
+
+    assert campaign_problems() == []
+    found = campaign_problems("--select", "C103")
+    # simulation 3 (mixed common threats) after two simulations: with the damage carried
+    # into it the heuristic crew never came through, played fresh it survives a quarter
+    assert [(line, code) for line, code, _ in found] == [(25, "C103")]
+    assert "mission 3" in found[0][2] and "played fresh" in found[0][2]
+    assert campaign_problems("--select", "C103") == found  # seeded: the same every run
+    # with no threshold at all the same run passes (the option reaches the rule)
+    config = _write(tmp_path, "lint.yaml", "select: [C103]\nrules: {C103: {threshold: 0.0}}\n")
+    assert campaign_problems("--config", str(config)) == []

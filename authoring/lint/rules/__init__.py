@@ -13,7 +13,11 @@ from __future__ import annotations
 from types import ModuleType
 
 from authoring.lint.rules.audio import audio_overlap
-from authoring.lint.rules.campaign import difficulty_falls_off, repeated_mission
+from authoring.lint.rules.campaign import (
+    damaged_unsurvivable,
+    difficulty_falls_off,
+    repeated_mission,
+)
 from authoring.lint.rules.game import difficulty, undestroyable, unsurvivable
 from authoring.lint.rules.meta import invalid_suppression, unquoted_time, unused_suppression
 from authoring.lint.rules.mission import (
@@ -85,4 +89,5 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     audio_overlap,          # A101
     difficulty_falls_off,   # C101
     repeated_mission,       # C102
+    damaged_unsurvivable,   # C103
 )
