@@ -90,6 +90,9 @@ def test_campaign_rules_are_listed_and_selected_like_every_rule(tmp_path: Path) 
     assert listed.exit_code == 0
     assert "C101" in listed.stdout and "difficulty-falls-off" in listed.stdout
     assert "C102" in listed.stdout and "repeated-mission" in listed.stdout
+    flags = {line.split()[0]: line.endswith("(opt-in)") for line in listed.stdout.splitlines()
+             if line.startswith("C1")}
+    assert flags == {"C101": False, "C102": False, "C103": True}
     _write(tmp_path, "m1.yaml", (OFFICIAL / "simulation-1.yaml").read_text("utf-8"))
     campaign = _campaign(tmp_path, "  - mission: m1.yaml\n    decks: {common: yellow}\n"
                                    "  - mission: m1.yaml\n    decks: {common: white}\n")
