@@ -28,8 +28,8 @@ def lint_campaign(doc: Document, path: Path, lint_file: LintFile,
     """Lints a campaign document; returns (file, problems, text) for it and its missions.
 
     ``lint_file`` lints one mission document, ``campaign_rules`` runs the C rules on the
-    valid campaign; missions whose resolved path is in ``skip`` are
-    not linted again (they are linted on their own).
+    valid campaign; missions whose resolved path is in ``skip`` are not linted again (they
+    are linted on their own).
     """
     if not doc.ok:
         return [(doc.file, sorted(doc.problems), doc.text)]

@@ -20,7 +20,7 @@ from authoring.lint.context import CueMeasurer, LintContext, json_path
 from authoring.lint.problem import Problem
 from authoring.lint.registry import all_rules
 from authoring.lint.rule import Finding, Rule
-from authoring.lint.suppress import apply
+from authoring.lint.suppress import apply, parse_directives
 from authoring.mission.build import build_mission
 from authoring.mission.campaign import Campaign, is_campaign
 from authoring.mission.load import Document, read_document
@@ -97,14 +97,16 @@ class Linter:
         """Returns the findings of the enabled campaign rules (family C) on a valid campaign.
 
         Options are those of the linter's profile, else of the base profile (a campaign's
-        missions may have several).
+        missions may have several); ``# spacealert: disable=C101`` comments are honoured.
         """
         profile = self.profile or "base"
         ctx = CampaignContext(campaign, doc, profile)
         found: list[Problem] = []
+        ran: list[str] = []
         for rule in self.enabled:
             if rule.needs != "campaign":
                 continue
+            ran.append(rule.code)
             options = self.config.options_for(rule.code, profile)
             severity = self.config.severities[rule.code]
             for finding in campaign_check(rule)(ctx, options):
@@ -112,7 +114,9 @@ class Linter:
                 found.append(Problem(doc.file, line, col, rule.code, rule.name,
                                      finding.message, severity=severity,
                                      hint=finding.hint, path=json_path(finding.path)))
-        return found
+        # suppression comments work in campaign files as in missions (S201/S202 do not run)
+        directives, _ = parse_directives(doc.text)
+        return apply(found, directives, ran).kept
 
     def lint_mission(self, mission: Mission) -> list[Problem]:
         """Returns the problems of a mission object (positions are 1:1 without a file)."""

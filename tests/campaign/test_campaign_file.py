@@ -130,3 +130,14 @@ def test_damaged_unsurvivable_is_opt_in_and_flags_the_example_campaigns_last_mis
     # with no threshold at all the same run passes (the option reaches the rule)
     config = _write(tmp_path, "lint.yaml", "select: [C103]\nrules: {C103: {threshold: 0.0}}\n")
     assert campaign_problems("--config", str(config)) == []
+
+
+def test_a_comment_silences_a_campaign_rule_on_its_line(tmp_path: Path) -> None:
+    _write(tmp_path, "m1.yaml", (OFFICIAL / "simulation-1.yaml").read_text("utf-8"))
+    campaign = _campaign(tmp_path, "  - mission: m1.yaml\n"
+                                   "  - mission: m1.yaml  # spacealert: disable=C102\n")
+    result = runner.invoke(app, ["lint", "--output-format", "json", str(campaign)])
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == []
+    noisy = _campaign(tmp_path, "  - mission: m1.yaml\n  - mission: m1.yaml\n")
+    result = runner.invoke(app, ["lint", "--output-format", "json", str(noisy)])
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["C102"]
