@@ -10,7 +10,8 @@ from authoring.mission import check_campaign, check_mission, is_campaign, read_d
 from tests.tools.official_missions import TSV, convert
 
 MISSIONS = Path(__file__).parents[1] / "missions"
-ALL = sorted(MISSIONS.rglob("*.yaml"))
+#: missions/pack.yaml is the demo pack's manifest (tests/site/test_demo_pack.py), no mission
+ALL = sorted(p for p in MISSIONS.rglob("*.yaml") if p != MISSIONS / "pack.yaml")
 OFFICIAL_NAMES = (
     [f"test-run-{n}.yaml" for n in (1, 2)]
     + [f"simulation-{n}.yaml" for n in (1, 2, 3)]

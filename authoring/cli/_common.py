@@ -82,6 +82,8 @@ def format_problem(problem: Problem) -> str:
 
 
 YAML_SUFFIXES = (".yaml", ".yml")
+#: YAML files a folder holds that are not missions: skipped when a folder is expanded.
+NOT_MISSIONS = ("pack.yaml", ".spacealert-lint.yaml", ".spacealert-lint.yml")
 
 
 def expand_paths(patterns: list[str]) -> Iterator[tuple[str, Path]]:
@@ -94,7 +96,10 @@ def expand_paths(patterns: list[str]) -> Iterator[tuple[str, Path]]:
         path = Path(pattern)
         if path.is_dir():
             for found in sorted(path.rglob("*")):
-                if found.suffix in YAML_SUFFIXES and found.is_file():
+                # a pack's manifest (e.g. the demo pack, missions/pack.yaml) and lint
+                # configurations are no missions; named on their own they are read as given
+                if found.suffix in YAML_SUFFIXES and found.is_file() \
+                        and found.name not in NOT_MISSIONS:
                     yield str(found), found
         elif not path.exists() and glob.has_magic(pattern):
             matches = sorted(glob.glob(pattern, recursive=True))

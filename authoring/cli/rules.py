@@ -77,6 +77,9 @@ def rules(
         return
     for c, (n, t) in VALIDATOR_CODES.items():
         typer.echo(f"{c}  {n:<28} {'error':<8} {t}")
+    from authoring.lint.config import LintConfig, resolve
+
+    by_default = resolve(LintConfig(), registered).enabled
     for rule in registered.values():
-        default = "" if rule.code[0] in "SMT" else "  (opt-in)"
+        default = "" if rule.code in by_default else "  (opt-in)"
         typer.echo(f"{rule.code}  {rule.name:<28} {rule.severity:<8} {rule.summary}{default}")

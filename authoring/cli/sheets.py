@@ -57,7 +57,8 @@ def _difficulty(mission: Mission) -> Difficulty:
 @reports_errors
 def sheets(
     mission: Annotated[Path, typer.Argument(
-        help="The mission file, or a campaign file for --kind campaign-log.",
+        help="The mission file, or a campaign file for --kind briefing (an overview and "
+        "one briefing per mission) or --kind campaign-log.",
         show_default=False)],
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", show_default=False, metavar="OUT",
@@ -87,6 +88,8 @@ def sheets(
     answer-key: the cards and trajectories of one draw (--seed N), for teaching.
     campaign-log (a campaign file): per mission the damage and squads carried over, the
     repairs, points and confirmation, and the campaign score, to fill in at the table.
+    A campaign file with --kind briefing prints the campaign's missions in order, then each
+    mission's briefing (with the campaign's decks and players) under a strip listing them.
     """
     target = output or Path(f"{mission.stem}-{kind.value}.pdf")
     if target.suffix.lower() not in (".pdf", ".html", ".htm"):
@@ -95,15 +98,29 @@ def sheets(
         if not folder.is_dir():
             raise UsageError(f"--templates: expected a folder, got {str(folder)!r}")
     campaign = campaign_or_none(mission)
-    if (campaign is not None) != (kind is Kind.campaign_log):
-        raise UsageError("--kind campaign-log goes with a campaign file, and a campaign file "
-                         "with --kind campaign-log")
-    if campaign is not None:
+    if campaign is None and kind is Kind.campaign_log:
+        raise UsageError("--kind campaign-log goes with a campaign file")
+    if campaign is not None and kind not in (Kind.briefing, Kind.campaign_log):
+        raise UsageError(f"a campaign file prints --kind briefing or campaign-log, not "
+                         f"{kind.value}", hint="print that sheet for each mission file")
+    if campaign is not None and kind is Kind.campaign_log:
         from authoring.render.campaign_log import build_campaign_log
 
+        if rate or players is not None or seed is not None:
+            raise UsageError("--rate, --players and --seed do not apply to the campaign log")
         build_campaign_log(campaign, target, paper=paper.value,
                            templates=tuple(templates or ()))
         err(f"wrote {target}")
+        return
+    if campaign is not None:
+        from authoring.render.campaign_briefing import build_campaign_briefing
+
+        if seed is not None:
+            raise UsageError("--seed goes with --kind answer-key")
+        build_campaign_briefing(campaign, target, paper=paper.value,
+                                templates=tuple(templates or ()), players=players,
+                                rate=_difficulty if rate else None)
+        err(f"wrote {target} ({len(campaign.missions)} mission briefings)")
         return
     from authoring.render.build import build_sheet
 

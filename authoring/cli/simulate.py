@@ -87,7 +87,7 @@ def simulate_command(
             raise UsageError("campaigns are simulated with the heuristic crew and no --plot")
         from authoring.lint.sim.campaign import report, simulate_campaign
 
-        played = simulate_campaign(campaign, games=games, crew=crew, seed=seed)
+        played = simulate_campaign(campaign, games=games, crew=crew, seed=seed, jobs=jobs)
         if as_json:
             typer.echo(json.dumps({
                 "campaign": played.campaign, "missions": [e.mission.id for e in

@@ -4,7 +4,7 @@ A configuration is a YAML file validated by ``schemas/lint-config.schema.json``,
 ``.spacealert-lint.yaml`` found in the mission's folder or any folder above it (or given with
 ``--config``)::
 
-    select: [M, T]            # default: S, M and T (the G and A families are opt-in)
+    select: [M, T]            # default: S, M, T, C101, C102 (G, A and C103 are opt-in)
     ignore: [T103]            # more specific selectors win; ignore beats select on a tie
     severity: {M112: warning, T1: error}
     rules:                    # options for every profile
@@ -37,9 +37,10 @@ from authoring.mission.load import plain_data
 
 _SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
 CONFIG_NAMES = (".spacealert-lint.yaml", ".spacealert-lint.yml")
-#: The families that run unless a configuration says otherwise; simulation (G) and audio (A)
-#: rules are expensive and need the engine or a voice, so they are opt-in.
-DEFAULT_SELECT: tuple[str, ...] = ("S", "M", "T")
+#: The rules that run unless a configuration says otherwise; simulation (G, and the campaign
+#: simulation C103) and audio (A) rules are expensive and need the engine or a voice, so they
+#: are opt-in. The cheap campaign rules are listed one by one so that C103 stays out.
+DEFAULT_SELECT: tuple[str, ...] = ("S", "M", "T", "C101", "C102")
 
 
 class LintConfigError(UsageError):

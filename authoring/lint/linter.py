@@ -14,14 +14,15 @@ from typing import Any
 
 from authoring.errors import UsageError
 from authoring.lint.campaign import lint_campaign
+from authoring.lint.campaign_context import CampaignContext, campaign_check
 from authoring.lint.config import LintConfig, ResolvedConfig, find_config, read_config, resolve
 from authoring.lint.context import CueMeasurer, LintContext, json_path
 from authoring.lint.problem import Problem
 from authoring.lint.registry import all_rules
 from authoring.lint.rule import Finding, Rule
-from authoring.lint.suppress import apply
+from authoring.lint.suppress import apply, parse_directives
 from authoring.mission.build import build_mission
-from authoring.mission.campaign import is_campaign
+from authoring.mission.campaign import Campaign, is_campaign
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import PROFILES, Mission
 from authoring.mission.schema import schema_problems
@@ -92,6 +93,31 @@ class Linter:
 
         return sorted([*semantic, *card_problems(doc, mission), *self._run(mission, doc)])
 
+    def lint_campaign_rules(self, campaign: Campaign, doc: Document) -> list[Problem]:
+        """Returns the findings of the enabled campaign rules (family C) on a valid campaign.
+
+        Options are those of the linter's profile, else of the base profile (a campaign's
+        missions may have several); ``# spacealert: disable=C101`` comments are honoured.
+        """
+        profile = self.profile or "base"
+        ctx = CampaignContext(campaign, doc, profile)
+        found: list[Problem] = []
+        ran: list[str] = []
+        for rule in self.enabled:
+            if rule.needs != "campaign":
+                continue
+            ran.append(rule.code)
+            options = self.config.options_for(rule.code, profile)
+            severity = self.config.severities[rule.code]
+            for finding in campaign_check(rule)(ctx, options):
+                line, col = ctx.locate(finding.path, key=finding.key)
+                found.append(Problem(doc.file, line, col, rule.code, rule.name,
+                                     finding.message, severity=severity,
+                                     hint=finding.hint, path=json_path(finding.path)))
+        # suppression comments work in campaign files as in missions (S201/S202 do not run)
+        directives, _ = parse_directives(doc.text)
+        return apply(found, directives, ran).kept
+
     def lint_mission(self, mission: Mission) -> list[Problem]:
         """Returns the problems of a mission object (positions are 1:1 without a file)."""
         return sorted(self._run(mission, None))
@@ -102,7 +128,7 @@ class Linter:
         found: list[Problem] = []
         rules = self.enabled
         for rule in rules:
-            if rule.code == UNUSED_SUPPRESSION:
+            if rule.code == UNUSED_SUPPRESSION or rule.needs == "campaign":
                 continue
             options = self.config.options_for(rule.code, profile)
             severity = self.config.severities[rule.code]
@@ -163,7 +189,8 @@ def lint_paths(paths: Iterable[tuple[str, Path]], *,
         if is_campaign(doc):
             # a campaign is linted with the missions it names (each in its own file)
             results.extend(FileResult(file, problems, text) for file, problems, text
-                           in lint_campaign(doc, path, linter.lint_document, inputs))
+                           in lint_campaign(doc, path, linter.lint_document,
+                                         linter.lint_campaign_rules, inputs))
             continue
         results.append(FileResult(display, linter.lint_document(doc), doc.text))
     return results

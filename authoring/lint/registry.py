@@ -41,11 +41,15 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
     "M004": ("event-order", "Events must be listed in time order."),
     "M005": ("pinned-card", "A pinned threat card must exist, fit its event (external or "
                             "internal, serious or not) and be pinned only once."),
+    "C001": ("missing-mission", "A campaign names a mission file that does not exist, or an "
+                                "id no mission file in the campaign's folder has."),
+    "C002": ("invalid-mission", "A campaign names a mission that is invalid (its problems "
+                                "are reported in its own file)."),
 }
 
 
-#: The families in the order they are listed: schema, mission, timing, game, audio.
-FAMILY_ORDER = "SMTGA"
+#: The families in the order they are listed: schema, mission, timing, game, audio, campaign.
+FAMILY_ORDER = "SMTGAC"
 
 
 @cache

@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from authoring.lint.context import LintContext
 
 #: What a rule needs before it can run: the parsed document (with its comments), the built
-#: mission (and its compiled timeline), the rules engine's simulation, or rendered audio.
-Needs = Literal["document", "mission", "simulation", "audio"]
+#: mission (and its compiled timeline), the rules engine's simulation, rendered audio, or a
+#: whole campaign (family C: its check takes a ``CampaignContext``).
+Needs = Literal["document", "mission", "simulation", "audio", "campaign"]
 Options = Mapping[str, Any]
 PathStep = str | int
 

@@ -44,7 +44,7 @@ def parse_selector(text: str, rules: Mapping[str, str], *, origin: str = "select
         return Selector(upper, len(upper))
     if raw in rules.values():
         return Selector(raw, 4)
-    families = [f for f in "SMTGA" if any(code.startswith(f) for code in rules)]
+    families = [f for f in "SMTGAC" if any(code.startswith(f) for code in rules)]
     raise UsageError(
         f"unknown rule {origin} {text!r}: expected ALL, a code prefix of "
         f"{', '.join(families)} (e.g. T, T1, T101) or a rule name",

@@ -55,6 +55,8 @@ FAMILIES: dict[str, str] = {
     "T1": "Timing",
     "G1": "Game simulation (opt-in: --select G)",
     "A1": "Audio (opt-in: --select A --voice NAME)",
+    "C0": "Validator: campaigns",
+    "C1": "Campaigns (docs/rules.md §18; C103 opt-in: --select C103)",
 }
 
 
@@ -203,6 +205,17 @@ def _sample_files(patterns: tuple[str, ...]) -> list[Path]:
     return seen
 
 
+def _kind_of(data: Any) -> str | None:
+    """Tells a campaign, campaign plan or mission from the other files sharing their folders."""
+    if not isinstance(data, dict):
+        return None
+    for key, kind in (("campaign", "campaign"), ("campaign_plan", "campaign-plan"),
+                      ("events", "mission")):
+        if key in data:
+            return kind
+    return None
+
+
 def schema_page(name: str) -> str:
     """One reference page: every key of ``schemas/NAME.schema.json``."""
     from authoring.mission.schema import validator as schema_validator
@@ -214,6 +227,8 @@ def schema_page(name: str) -> str:
     samples: list[tuple[str, Any]] = []
     for path in _sample_files(patterns):
         data = _load(path)
+        if _kind_of(data) not in (name, None):
+            continue  # e.g. the example campaign next to the missions, a mission by its plan
         errors = sorted(validator.iter_errors(data), key=str)
         if errors:  # an example that breaks its own schema would mislead every reader
             raise SystemExit(f"{path}: not valid against {source}: {errors[0].message}")
@@ -296,12 +311,16 @@ def rule_pages() -> dict[str, str]:
             "**Severity:** error · **reported by:** the validator (`spacealert validate`, and "
             "`spacealert lint` before any rule runs)", "", text, "",
             "Validator problems are always reported: they cannot be selected, ignored or "
-            "suppressed. See [the mission format](../reference/mission.md).", "",
+            "suppressed. See [the mission format](../reference/mission.md)"
+            + (" and [campaigns](../campaign.md)." if code.startswith("C") else "."), "",
             "[All rules](index.md)", ""])
+    from authoring.lint.config import LintConfig, resolve
+
+    by_default = resolve(LintConfig(), all_rules()).enabled
     for rule in all_rules().values():
         entries.append((rule.code, rule.name, rule.severity, rule.summary))
         module = rule.check.__module__.replace(".", "/") + ".py"
-        opt_in = " · **opt-in**" if rule.code[0] in "GA" else ""
+        opt_in = "" if rule.code in by_default else " · **opt-in**"
         pages[f"lint/{rule.code}.md"] = "\n".join([
             BANNER.format(source=f"the docstring of {module}"),
             f"# {rule.code} {rule.name}", "",
@@ -320,8 +339,9 @@ def rule_pages() -> dict[str, str]:
             "[All rules](index.md)", ""])
     index = [BANNER.format(source="the lint rule registry"), "# Lint rules", "",
              "Every problem that `spacealert validate` and `spacealert lint` report has a code. "
-             "The letter is the family; rules of the S, M and T families run by default, G and "
-             "A are opt-in. Each page below is generated from the rule module's docstring, "
+             "The letter is the family; rules of the S, M and T families and the campaign rules "
+             "C101 and C102 run by default, G, A and C103 are opt-in. Each page below is "
+             "generated from the rule module's docstring, "
              "whose examples are run by the test suite (`tests/lint/test_lint_rule_examples.py`)"
              ", so they cannot drift from the behaviour. SARIF and GitHub output link here "
              "(see [Check a mission](../guides/check.md#links-to-rule-pages)).", ""]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from authoring.cli import app
@@ -118,3 +120,25 @@ def test_a_one_mission_campaign_simulates_like_its_mission(tmp_path: Path) -> No
     assert as_campaign["difficulty"] == alone["difficulty"]
     assert as_campaign["scores"] == alone["scores"]
     assert as_campaign["survival_rate"] == alone["survival_rate"]
+
+
+def test_simulate_a_campaign_honours_jobs_with_the_same_numbers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import authoring.lint.sim.campaign as sim
+
+    pools: list[int] = []
+    real = sim.in_workers
+
+    def counting(*args: Any) -> Any:
+        pools.append(args[-1])  # the number of worker processes
+        return real(*args)
+
+    monkeypatch.setattr(sim, "in_workers", counting)
+    args = ["simulate", str(CAMPAIGN), "-n", "5", "--seed", "2", "--json"]
+    one = runner.invoke(app, args)
+    assert one.exit_code == 0, one.output
+    assert pools == []  # one job: no pool
+    two = runner.invoke(app, [*args, "--jobs", "2"])
+    assert two.exit_code == 0, two.output
+    assert pools == [2]  # the games ran in the mission simulation's worker pool
+    assert two.stdout == one.stdout  # each game depends only on the seed and its index

@@ -83,3 +83,61 @@ def test_lint_lints_the_campaign_and_each_mission_once(tmp_path: Path) -> None:
     found = [(Path(p["file"]).name, p["line"], p["code"]) for p in data["problems"]]
     assert ("c.yaml", 7, "C101") in found
     assert ("c.yaml", 7, "C102") in found
+
+
+def test_campaign_rules_are_listed_and_selected_like_every_rule(tmp_path: Path) -> None:
+    listed = runner.invoke(app, ["rules"])
+    assert listed.exit_code == 0
+    assert "C101" in listed.stdout and "difficulty-falls-off" in listed.stdout
+    assert "C102" in listed.stdout and "repeated-mission" in listed.stdout
+    flags = {line.split()[0]: line.endswith("(opt-in)") for line in listed.stdout.splitlines()
+             if line.startswith("C1")}
+    assert flags == {"C101": False, "C102": False, "C103": True}
+    _write(tmp_path, "m1.yaml", (OFFICIAL / "simulation-1.yaml").read_text("utf-8"))
+    campaign = _campaign(tmp_path, "  - mission: m1.yaml\n    decks: {common: yellow}\n"
+                                   "  - mission: m1.yaml\n    decks: {common: white}\n")
+
+    def codes(*options: str) -> set[str]:
+        result = runner.invoke(app, ["lint", "--output-format", "json", *options,
+                                     str(campaign)])
+        return {p["code"] for p in json.loads(result.stdout)["problems"]
+                if p["code"].startswith("C")}
+
+    assert codes() == {"C101", "C102"}
+    assert codes("--ignore", "C101") == {"C102"}
+    assert codes("--ignore", "repeated-mission") == {"C101"}
+    assert codes("--select", "C102") == {"C102"}
+    assert codes("--select", "M") == set()
+
+
+def test_damaged_unsurvivable_is_opt_in_and_flags_the_example_campaigns_last_mission(
+        tmp_path: Path) -> None:
+    example = REPO / "missions" / "examples" / "campaign.yaml"
+
+    def campaign_problems(*options: str) -> list[tuple[int, str, str]]:
+        result = runner.invoke(app, ["lint", "--output-format", "json", *options,
+                                     str(example)])
+        return [(p["line"], p["code"], p["message"]) for p in
+                json.loads(result.stdout)["problems"] if p["file"] == str(example)]
+
+    assert campaign_problems() == []
+    found = campaign_problems("--select", "C103")
+    # simulation 3 (mixed common threats) after two simulations: with the damage carried
+    # into it the heuristic crew never came through, played fresh it survives a quarter
+    assert [(line, code) for line, code, _ in found] == [(25, "C103")]
+    assert "mission 3" in found[0][2] and "played fresh" in found[0][2]
+    assert campaign_problems("--select", "C103") == found  # seeded: the same every run
+    # with no threshold at all the same run passes (the option reaches the rule)
+    config = _write(tmp_path, "lint.yaml", "select: [C103]\nrules: {C103: {threshold: 0.0}}\n")
+    assert campaign_problems("--config", str(config)) == []
+
+
+def test_a_comment_silences_a_campaign_rule_on_its_line(tmp_path: Path) -> None:
+    _write(tmp_path, "m1.yaml", (OFFICIAL / "simulation-1.yaml").read_text("utf-8"))
+    campaign = _campaign(tmp_path, "  - mission: m1.yaml\n"
+                                   "  - mission: m1.yaml  # spacealert: disable=C102\n")
+    result = runner.invoke(app, ["lint", "--output-format", "json", str(campaign)])
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == []
+    noisy = _campaign(tmp_path, "  - mission: m1.yaml\n  - mission: m1.yaml\n")
+    result = runner.invoke(app, ["lint", "--output-format", "json", str(noisy)])
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["C102"]

@@ -90,7 +90,7 @@ def seeds() -> dict[str, list[Seed]]:
         found.setdefault(kind, []).append(Seed(kind, path.name, body))
 
     for path in sorted((REPO / "missions").rglob("*.yaml")):
-        if "plans" not in path.parts:
+        if "plans" not in path.parts and path.name != "pack.yaml":  # the demo pack manifest
             add("mission", path)
     for path in sorted((REPO / "tests" / "engine" / "plans").glob("*.yaml")):
         add("plan", path)

@@ -42,7 +42,9 @@ def test_more_specific_selector_wins_and_ignore_wins_ties() -> None:
 
 def test_default_selection_leaves_audio_and_game_rules_out() -> None:
     enabled = resolve(LintConfig(), all_rules()).enabled
-    assert {c[0] for c in enabled} == {"S", "M", "T"}
+    assert {c[0] for c in enabled} == {"S", "M", "T", "C"}
+    # of the campaign rules only the cheap ones: those that simulate are opt-in
+    assert {c for c in enabled if c[0] == "C"} == {"C101", "C102"}
 
 
 def test_unknown_selector_is_a_usage_error_naming_the_choices() -> None:

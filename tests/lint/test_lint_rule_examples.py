@@ -7,8 +7,10 @@ documentation cannot drift from its behaviour.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from lint_helpers import complete, lint_text
+from lint_helpers import complete, lint_campaign_text, lint_text
 
 from authoring.lint import all_rules
 from authoring.lint.rule import Example, Rule
@@ -20,10 +22,14 @@ CASES = [(rule, example) for rule in all_rules().values() for example in rule.ex
 @pytest.mark.parametrize(("rule", "example"), CASES,
                          ids=[f"{r.code}-{i}-{e.title.split()[0].lower()}"
                               for i, (r, e) in enumerate(CASES)])
-def test_docstring_example(rule: Rule, example: Example) -> None:
-    text = complete(example.snippet)
-    problems = lint_text(text, [rule.code, *example.also_select],
-                         options={rule.code: example.options}, profile=example.profile)
+def test_docstring_example(rule: Rule, example: Example, tmp_path: Path) -> None:
+    if rule.needs == "campaign":
+        # a campaign example is a campaign file in a folder next to the official missions
+        problems = lint_campaign_text(example.snippet, [rule.code, *example.also_select],
+                                      tmp_path, options={rule.code: example.options})
+    else:
+        problems = lint_text(complete(example.snippet), [rule.code, *example.also_select],
+                             options={rule.code: example.options}, profile=example.profile)
     assert [(p.line, p.code) for p in problems] == list(example.expected), \
         "\n".join(f"{p.line}:{p.col} {p.code} {p.message}" for p in problems)
 

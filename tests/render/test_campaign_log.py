@@ -51,6 +51,8 @@ def test_campaign_log_and_campaign_files_go_together(tmp_path: Path) -> None:
     wrong = runner.invoke(app, ["sheets", str(mission), "--kind", "campaign-log",
                                 "-o", str(tmp_path / "x.html")])
     assert wrong.exit_code == 2
-    other = runner.invoke(app, ["sheets", str(CAMPAIGN), "-o", str(tmp_path / "y.html")])
+    other = runner.invoke(app, ["sheets", str(CAMPAIGN), "--kind", "threats",
+                                "-o", str(tmp_path / "y.html")])
     assert other.exit_code == 2
+    assert "briefing or campaign-log" in other.output
     assert not list(tmp_path.iterdir())

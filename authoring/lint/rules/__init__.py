@@ -2,8 +2,10 @@
 
 Families: S (suppression bookkeeping and portable YAML; the validator's own S0xx/S1xx parse
 and schema problems are reported before any rule runs), M (mission structure), T (timing),
-A (audio), G (game simulation). Codes start at 101 within a family so that they never collide
-with the validator's S001-S006, S100-S104 and M001-M005.
+A (audio), G (game simulation), C (campaigns: their check takes a ``CampaignContext`` and
+runs once per campaign file, see ``authoring/lint/campaign.py``). Codes start at 101 within a
+family so that they never collide with the validator's S001-S006, S100-S104, M001-M005 and
+C001-C002.
 """
 
 from __future__ import annotations
@@ -11,6 +13,11 @@ from __future__ import annotations
 from types import ModuleType
 
 from authoring.lint.rules.audio import audio_overlap
+from authoring.lint.rules.campaign import (
+    damaged_unsurvivable,
+    difficulty_falls_off,
+    repeated_mission,
+)
 from authoring.lint.rules.game import difficulty, undestroyable, unsurvivable
 from authoring.lint.rules.meta import invalid_suppression, unquoted_time, unused_suppression
 from authoring.lint.rules.mission import (
@@ -80,4 +87,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     undestroyable,          # G102
     difficulty,             # G103
     audio_overlap,          # A101
+    difficulty_falls_off,   # C101
+    repeated_mission,       # C102
+    damaged_unsurvivable,   # C103
 )

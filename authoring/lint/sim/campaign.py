@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from authoring.engine.campaign import POLICY, resolve_campaign
 from authoring.engine.threats.cards import get_card
-from authoring.lint.sim.montecarlo import make_crew, plan_game
+from authoring.lint.sim.montecarlo import in_workers, make_crew, plan_game
 from authoring.mission.campaign import Campaign
 
 
@@ -63,6 +63,14 @@ class CampaignStats:
         n = max(1, len(self.outcomes))
         return [sum(o.lost_in == k for o in self.outcomes) / n
                 for k in range(1, self.missions + 1)]
+
+    def reached(self, mission: int) -> int:
+        """How many campaigns started the 1-based ``mission``."""
+        return sum(o.lost_in is None or o.lost_in >= mission for o in self.outcomes)
+
+    def came_through(self, mission: int) -> int:
+        """How many campaigns came through the 1-based ``mission``."""
+        return sum(o.lost_in is None or o.lost_in > mission for o in self.outcomes)
 
     def mean_carried(self) -> list[float]:
         """For each mission after the first, the mean damage tokens it started with (over the
@@ -112,12 +120,26 @@ def play_campaign(campaign: Campaign, crew_name: str, seed: int, index: int) -> 
                         result.score.total if result.score else None, best, carried)
 
 
+def _play_chunk(args: tuple[Campaign, str, int, list[int]]) -> list[CampaignGame]:
+    campaign, crew_name, seed, indexes = args
+    return [play_campaign(campaign, crew_name, seed, i) for i in indexes]
+
+
 def simulate_campaign(campaign: Campaign, *, games: int = 100, crew: str = "heuristic",
-                      seed: int = 0) -> CampaignStats:
-    """Plays ``games`` campaigns and returns the statistics (deterministic for a seed)."""
+                      seed: int = 0, jobs: int = 1) -> CampaignStats:
+    """Plays ``games`` campaigns and returns the statistics (deterministic for a seed).
+
+    With ``jobs > 1`` the games run in worker processes (``montecarlo.in_workers``, the
+    mission simulation's pool); each game depends only on the seed and its index, so the
+    statistics are the same for every ``jobs``.
+    """
     make_crew(crew)  # refuses an unknown crew before any game
     stats = CampaignStats(campaign.id, len(campaign.missions), crew, games, seed)
-    stats.outcomes = [play_campaign(campaign, crew, seed, i) for i in range(games)]
+    indexes = list(range(games))
+    if jobs <= 1 or games < 2:
+        stats.outcomes = _play_chunk((campaign, crew, seed, indexes))
+    else:
+        stats.outcomes = in_workers(_play_chunk, (campaign, crew, seed), indexes, jobs)
     return stats
 
 

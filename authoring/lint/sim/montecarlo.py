@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from authoring._workers import init_worker, starting_workers
 from authoring.engine import Plan, make_crew_plan, resolve
@@ -26,6 +26,8 @@ from authoring.engine.setup import Setup, setup_from_mission
 from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew
 from authoring.lint.sim.planner import PlanningCrew
 from authoring.mission.model import Mission
+
+T = TypeVar("T")
 
 CREW_SIMPLIFICATION = (
     "action cards are not modelled: every crew member may play any action (no heroic "
@@ -212,19 +214,29 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
     if jobs <= 1 or games < 2:
         stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
         return stats
+    stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed), indexes, jobs)
+    return stats
+
+
+def in_workers(play: Callable[[tuple[Any, ...]], list[T]], fixed: tuple[Any, ...],
+               indexes: list[int], jobs: int) -> list[T]:
+    """Plays the games ``indexes`` in ``jobs`` worker processes; returns them in that order.
+
+    ``play`` (a module-level function, so that it pickles) gets ``(*fixed, chunk)`` and
+    returns one result per index of ``chunk``. Game ``i`` must depend only on its index and
+    the fixed arguments: then the results are the same for every ``jobs``.
+    """
     chunks = [indexes[i::jobs] for i in range(jobs)]
     # spawn, not fork: safe in threaded parents and the same on every platform. A Pool, whose
     # exit terminates the workers, so an interrupted parent leaves none running (_workers.py).
     with starting_workers():
         pool = get_context("spawn").Pool(jobs, initializer=init_worker)
     with pool:
-        parts = pool.map(_play_chunk, [(mission, crew, options, seed, c) for c in chunks],
-                         chunksize=1)
-    by_index: dict[int, GameOutcome] = {}
+        parts = pool.map(play, [(*fixed, chunk) for chunk in chunks], chunksize=1)
+    by_index: dict[int, T] = {}
     for chunk, part in zip(chunks, parts, strict=True):
         by_index.update(zip(chunk, part, strict=True))
-    stats.outcomes = [by_index[i] for i in indexes]
-    return stats
+    return [by_index[i] for i in indexes]
 
 
 SLOT_COUNT = SLOTS

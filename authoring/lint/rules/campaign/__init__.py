@@ -1,0 +1,1 @@
+"""Campaign rules (family C): they look at the missions of a campaign file in order."""
