@@ -186,3 +186,12 @@ def test_german_and_french_are_understood_by_the_multilingual_model(
                            cache=ClipCache(tmp_path))
     assert {u.kind for u in report.utterances} >= {*LINE_KINDS, "data", "countdown"}
     assert report.wer() <= track_max, "\n".join(report.lines(worst=10))
+
+
+@pytest.mark.slow
+def test_voices_check_hears_german_with_the_multilingual_model() -> None:
+    mission = ROOT / "missions/official/test-run-1.yaml"
+    result = runner.invoke(app, ["voices", "check", "de", "-m", str(mission)])
+    assert result.exit_code == 0, result.output
+    assert "de: word error rate heard by Whisper base on test-run-1.yaml" in result.stdout
+    assert "  threat " in result.stdout and "  all " in result.stdout
