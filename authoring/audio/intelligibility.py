@@ -60,6 +60,15 @@ _NUMBERS_BY_LANGUAGE: dict[str, dict[str, str]] = {
            "cinq": "5", "six": "6", "sept": "7", "huit": "8", "vingt": "20",
            "première": "1st", "premier": "1st", "deuxième": "2nd", "seconde": "2nd",
            "troisième": "3rd"},
+    "es": {"cero": "0", "un": "1", "uno": "1", "dos": "2", "tres": "3", "cuatro": "4",
+           "cinco": "5", "seis": "6", "siete": "7", "ocho": "8", "veinte": "20",
+           "primera": "1st", "segunda": "2nd", "tercera": "3rd"},
+    "cs": {"jedna": "1", "jednu": "1", "dva": "2", "dvě": "2", "tři": "3", "čtyři": "4",
+           "pět": "5", "šest": "6", "sedm": "7", "osm": "8", "dvacet": "20", "první": "1st",
+           "druhá": "2nd", "druhou": "2nd", "třetí": "3rd"},
+    "pl": {"jeden": "1", "dwa": "2", "trzy": "3", "cztery": "4", "pięć": "5", "sześć": "6",
+           "siedem": "7", "osiem": "8", "dwadzieścia": "20", "pierwsza": "1st",
+           "pierwszą": "1st", "druga": "2nd", "drugą": "2nd", "trzecią": "3rd"},
 }
 #: Tokens the recogniser writes for the same spoken words ("T+3" is "T plus 3").
 _SPELLINGS = {"+": " plus ", "-": " ", "&": " and "}

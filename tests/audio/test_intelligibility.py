@@ -173,6 +173,9 @@ def test_german_and_french_numbers_are_normalised() -> None:
     assert normalise("Einsatz endet in einer Minute.", "de")[-2:] == ["1", "minute"]
     assert normalise("Temps T plus quatre. Menace sérieuse.", "fr") == [
         "temps", "t", "plus", "4", "menace", "sérieuse"]
+    assert normalise("Tiempo T más cuatro.", "es") == normalise("Tiempo T más 4", "es")
+    assert normalise("Čas T plus čtyři.", "cs") == ["čas", "t", "plus", "4"]
+    assert normalise("Czas T plus pięć.", "pl") == ["czas", "t", "plus", "5"]
 
 
 @pytest.mark.slow
