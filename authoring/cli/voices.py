@@ -70,13 +70,19 @@ CHECK_MISSIONS = ("mission-1.yaml", "mission-4.yaml")
 def _intelligibility(voice: Voice, missions: list[Path] | None) -> None:
     """Prints the word error rates of ``voice`` when the recogniser is installed."""
     from authoring.audio.cache import ClipCache, default_cache_dir
-    from authoring.audio.intelligibility import Recogniser, Report, score_mission
+    from authoring.audio.intelligibility import (
+        Recogniser,
+        Report,
+        multilingual_model_folder,
+        score_mission,
+    )
 
-    if voice.language.split("-")[0] != "en":
-        typer.echo(f"{voice.id}: intelligibility is measured for English voices only")
-        return
+    # English is heard by tiny.en; the other languages by the multilingual base model
+    language = voice.language.split("-")[0]
+    model = "tiny.en" if language == "en" else "base"
     try:
-        recogniser = Recogniser(threads=2)
+        folder = multilingual_model_folder() if model == "base" else None
+        recogniser = Recogniser(folder, threads=2, language=language)
     except AuthoringError as error:
         hint = f"; {error.hint}" if error.hint else ""
         typer.echo(f"{voice.id}: intelligibility not measured ({error.message}{hint})")
@@ -88,7 +94,7 @@ def _intelligibility(voice: Voice, missions: list[Path] | None) -> None:
         report = score_mission(recogniser, compile_timeline(load_mission(path)), voice,
                                cache=cache)
         total.utterances += report.utterances
-    typer.echo(f"{voice.id}: word error rate heard by Whisper tiny.en on "
+    typer.echo(f"{voice.id}: word error rate heard by Whisper {model} on "
                f"{', '.join(p.name for p in paths)}:")
     for line in total.lines():
         typer.echo(line)

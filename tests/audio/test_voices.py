@@ -281,3 +281,37 @@ def test_a_voice_licence_is_listed_written_into_the_captions_and_not_inherited_b
     assert meta["voice"] == "terms" and meta["licence"] == "for home use only"
     listed = runner.invoke(app, ["voices", "list"])
     assert "licence: piper-tts is GPL-3.0-or-later" in listed.stdout
+
+
+def test_flite_pauses_join_the_sentences_of_a_cue_with_measured_silence(tmp_path: Path) -> None:
+    import dataclasses
+
+    import numpy as np
+
+    from authoring.audio import pcm
+    from authoring.audio.backends.flite import FliteBackend
+
+    plain = load_voice("en")
+    plain = dataclasses.replace(plain, settings={k: v for k, v in plain.settings.items()
+                                                 if k != "pause_ms"})
+    paused = dataclasses.replace(plain, settings={**plain.settings, "pause_ms": 400})
+    text = "Time T plus three. Serious threat. Zone red."
+    parts, parts_rate = FliteBackend(paused).synthesize(text)
+    assert parts_rate == pcm.RATE
+    # deterministic: the same bytes twice
+    assert np.array_equal(parts, FliteBackend(paused).synthesize(text)[0])
+    # each sentence alone, trimmed, then two pauses of 400 ms (+ the 30 ms trim tail each)
+    alone = [pcm.trim(pcm.resample(*FliteBackend(plain).synthesize(s)))
+             for s in ("Time T plus three.", "Serious threat.", "Zone red.")]
+    assert len(parts) == sum(len(a) for a in alone) + 2 * 400 * pcm.RATE // 1000
+    # the silent runs of at least 400 ms are exactly the two pauses
+    quiet = np.abs(parts) <= pcm.db_to_gain(pcm.SILENCE_DBFS)
+    runs, n = [], 0
+    for q in quiet:
+        n = n + 1 if q else 0
+        if n == 400 * pcm.RATE // 1000:
+            runs.append(1)
+    assert len(runs) == 2
+    # a cue of one sentence is spoken as it was
+    assert np.array_equal(FliteBackend(paused).synthesize("Zone red.")[0],
+                          FliteBackend(plain).synthesize("Zone red.")[0])

@@ -3,11 +3,16 @@
 Flite's built-in ``slt`` voice (a US English female voice from the CMU ARCTIC recordings, free
 licence) is the best understood offline voice measured for the toolkit (voices/README.md).
 ``duration_stretch`` slows the speech down (1.0 = flite's own pace); the text is passed in a
-file so that no word of it is read as an option.
+file so that no word of it is read as an option. With ``pause_ms``, each sentence of a cue
+("Time T plus three." "Serious threat." "Zone red.") is spoken on its own and the sentences are
+joined by exactly that much silence: the ship computer's measured pauses, which make the short
+words at a sentence's edge ("three", "Threat") easier to hear (voices/README.md). Without it the
+cue is spoken as one text by flite alone.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -15,12 +20,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from authoring.audio import pcm
 from authoring.audio.backends.base import SynthesisError
-from authoring.audio.pcm import Samples, read_wav
+from authoring.audio.pcm import RATE, Samples, read_wav
 from authoring.audio.tools import require_program
 from authoring.audio.voice import Voice
 
 DEFAULTS: Mapping[str, Any] = {"voice": "slt", "duration_stretch": 1.0}
+#: Where a cue is split into sentences when ``pause_ms`` is set: after . ! ? or : and a space.
+_SENTENCE_END = re.compile(r"(?<=[.!?:])\s+")
 TIMEOUT_S = 60
 
 
@@ -54,6 +64,8 @@ class FliteBackend:
         }
         if "pitch_mean" in settings:
             self.settings["pitch_mean"] = float(settings["pitch_mean"])
+        if "pause_ms" in settings:
+            self.settings["pause_ms"] = int(settings["pause_ms"])
         name = self.settings["voice"]
         # flite speaks an unknown voice name with its default voice and exit 0: refuse it here
         if name not in installed_voices(self.exe) and not Path(name).is_file():
@@ -76,7 +88,24 @@ class FliteBackend:
         return [*cmd, "-f", str(text_file), "-o", str(out)]
 
     def synthesize(self, text: str) -> tuple[Samples, int]:
-        """Returns ``text`` spoken by flite."""
+        """Returns ``text`` spoken by flite (sentence by sentence with ``pause_ms``)."""
+        if "pause_ms" not in self.settings:
+            return self._speak(text)
+        sentences = [s for s in _SENTENCE_END.split(text.strip()) if s]
+        if len(sentences) <= 1:
+            return self._speak(text)
+        pause = np.zeros(self.settings["pause_ms"] * RATE // 1000, np.float32)
+        parts: list[Samples] = []
+        for sentence in sentences:
+            x, rate = self._speak(sentence)
+            # each sentence without flite's own leading and trailing silence, so that the
+            # pause between two sentences is exactly pause_ms (plus trim's 30 ms tail)
+            spoken = pcm.trim(pcm.resample(x, rate))
+            if spoken.size:
+                parts += [pause, spoken] if parts else [spoken]
+        return (np.concatenate(parts) if parts else np.zeros(0, np.float32)), RATE
+
+    def _speak(self, text: str) -> tuple[Samples, int]:
         with tempfile.TemporaryDirectory(prefix="spacealert-flite-") as folder:
             source = Path(folder) / "text.txt"
             source.write_text(text + "\n", encoding="utf-8")
