@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from authoring.errors import InvalidInputError
-from authoring.mission.build import build_mission
 from authoring.mission.campaign import Campaign, CampaignMission, check_campaign, is_campaign
+from authoring.mission.check import check_mission
 from authoring.mission.load import Document, parse_document, read_document
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
@@ -39,19 +39,6 @@ class InvalidFileError(InvalidInputError):
         super().__init__(f"{first.location()}: {first.code} {first.message}{more}",
                          hint=first.hint)
         self.problems = problems
-
-
-def check_mission(doc: Document) -> tuple[Mission | None, list[Problem]]:
-    """Validates a parsed document as a mission: parse, schema and semantic problems, sorted."""
-    if not doc.ok:
-        return None, list(doc.problems)
-    problems = schema_problems(doc, "mission")
-    if problems:
-        return None, problems
-    mission, semantic = build_mission(doc)
-    if semantic:
-        return None, sorted(semantic)
-    return mission, []
 
 
 def load_mission(path: str | Path, *, display: str | None = None) -> Mission:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from authoring.mission.build import build_mission
+from authoring.mission.check import check_mission
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import Decks, Mission
 from authoring.mission.problem import Problem
@@ -57,16 +57,6 @@ class Campaign:
 def is_campaign(doc: Document) -> bool:
     """Tells whether a parsed document is a campaign (top-level key ``campaign``)."""
     return isinstance(doc.data, Mapping) and "campaign" in doc.data
-
-
-def _check_mission_doc(doc: Document) -> tuple[Mission | None, list[Problem]]:
-    if not doc.ok:
-        return None, list(doc.problems)
-    problems = schema_problems(doc, "mission")
-    if problems:
-        return None, problems
-    mission, semantic = build_mission(doc)
-    return (None, sorted(semantic)) if semantic else (mission, [])
 
 
 def _mission_ids(folder: Path, skip: Path) -> dict[str, Path]:
@@ -151,7 +141,7 @@ def check_campaign(doc: Document, path: str | Path) -> tuple[Campaign | None, li
             if ref.problem is not None:
                 own.append(ref.problem)
             continue
-        mission, found = _check_mission_doc(read_document(ref.path, display=ref.shown))
+        mission, found = check_mission(read_document(ref.path, display=ref.shown))
         if mission is None:
             theirs.extend(found)
             line, col = doc.locate(["missions", ref.index, "mission"])
