@@ -197,3 +197,32 @@ def test_workers_do_not_import_the_cli(tmp_path: Path) -> None:
     assert imported.count("authoring.lint.sim.montecarlo") >= 3  # the parent and two workers
     assert imported.count("authoring.cli") == 1  # the parent only
     assert imported.count("authoring.cli._app") == 1
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_mid_pack_build_keeps_the_old_site_and_leaves_no_staging_folder(
+        tmp_path: Path, sig: signal.Signals) -> None:
+    # the demo pack; the previous site is one an earlier build wrote (it carries the marker)
+    from authoring.publish.build import MARKER
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / MARKER).write_text("built by spacealert pack build\n", encoding="utf-8")
+    (site / "index.html").write_text("the previous site", encoding="utf-8")
+    proc = _start(["pack", "build", str(ROOT / "missions"), "-o", str(site), "--cache-dir",
+                   "cache"], tmp_path)
+    # mid-run: the staging folder exists and the voice is filling the clip cache
+    _wait_for(lambda: any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+              and any((tmp_path / "cache").rglob("*.*")), proc, "the build started rendering",
+              timeout=120)
+    time.sleep(0.3)
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    _finish(proc, 128 + sig)
+    assert (site / "index.html").read_text("utf-8") == "the previous site"
+    # no staging folder beside the site, nothing in TMPDIR; the old site keeps its own marker
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "site", "tmpdir"]
+    assert sorted(p.name for p in site.iterdir()) == sorted([MARKER, "index.html"])
+    assert list((tmp_path / "tmpdir").iterdir()) == []
