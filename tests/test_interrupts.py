@@ -226,3 +226,33 @@ def test_signal_mid_pack_build_keeps_the_old_site_and_leaves_no_staging_folder(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "site", "tmpdir"]
     assert sorted(p.name for p in site.iterdir()) == sorted([MARKER, "index.html"])
     assert list((tmp_path / "tmpdir").iterdir()) == []
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_to_pack_serve_ends_it_after_it_has_answered(tmp_path: Path,
+                                                             sig: signal.Signals) -> None:
+    import socket
+    import urllib.request
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<p>served</p>", encoding="utf-8")
+    with socket.socket() as probe:  # a free port on loopback for the server to take
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = _start(["pack", "serve", str(site), "--port", str(port)], tmp_path)
+
+    def listening() -> bool:
+        with socket.socket() as client:
+            return client.connect_ex(("127.0.0.1", port)) == 0
+
+    _wait_for(listening, proc, "the server listened")
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, no proxy
+    with direct.open(f"http://127.0.0.1:{port}/", timeout=10) as answer:
+        assert answer.read() == b"<p>served</p>"
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    _finish(proc, 128 + sig)
+    _no_temp_files(tmp_path)
