@@ -145,6 +145,8 @@ def main() -> int:
             if args.report_every and done % args.report_every == 0:
                 print(f"{done} inputs, {sum(map(len, crashes.values()))} crashes, "
                       f"{done / total:.0f} inputs/s", flush=True)
+    if not done:  # --bounds --count 0: the bounds alone
+        return 0
     print(f"inputs: {args.count} (seed {args.seed}), {args.count / total:.1f} inputs/s, "
           f"accepted {outcomes['accepted']}, refused {outcomes['refused']}")
     print(f"crashes: {sum(map(len, crashes.values()))} in {len(crashes)} sites")
