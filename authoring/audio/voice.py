@@ -131,6 +131,20 @@ def voice_for_language(language: str) -> Voice | None:
     return found[0] if found else None
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name the file system cannot hold (too long): no such voice file
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def _voice_file(name: str, base: Path | None) -> Path:
     candidates: list[Path] = []
     as_path = Path(name)
@@ -138,13 +152,13 @@ def _voice_file(name: str, base: Path | None) -> Path:
         candidates.append(base / as_path)
     candidates.append(as_path)
     for candidate in candidates:
-        if candidate.is_file():
+        if _is_file(candidate):
             return candidate
-        if candidate.is_dir() and (candidate / "voice.yaml").is_file():
+        if _is_dir(candidate) and _is_file(candidate / "voice.yaml"):
             return candidate / "voice.yaml"
     folder = data_dir("voices")
     for candidate in (folder / f"{name}.yaml", folder / name / "voice.yaml"):
-        if "/" not in name and candidate.is_file():
+        if "/" not in name and _is_file(candidate):
             return candidate
     known = ", ".join(bundled_voices())
     raise UsageError(f"unknown voice {name!r}: expected a voice file or one of {known}",

@@ -114,3 +114,18 @@ def test_200_identical_events_are_one_overlap_cluster() -> None:
     assert overlaps[0].message.startswith("200 announcements overlap (19900 pairs) from "
                                           "1:00.000: the T+2 threat announcement at 1:00.000")
     assert len(problems) < 1000  # was 20,113
+
+
+FOUND = Path(__file__).parent / "found"  # inputs that bench/fuzz.py's 100,000-input run crashed on
+
+
+def test_a_phase_end_given_twice_in_jsamg_text_is_a_located_error(tmp_path: Path) -> None:
+    text = (FOUND / "phase-end-twice.jsamg-text.txt").read_text("utf-8")
+    error = run("jsamg-text", text, tmp_path)
+    assert error is not None and "the end of the 2nd phase is given twice" in str(error)
+
+
+def test_a_voice_name_too_long_for_the_file_system_is_an_unknown_voice(tmp_path: Path) -> None:
+    text = f"format: 1\nid: long\nextends: {'x' * 5000}\n"
+    error = run("voice", text, tmp_path)
+    assert error is not None and "extends unknown voice" in str(error)

@@ -181,6 +181,11 @@ def _recover_lost_ends(source: str, ends: list[PhaseEnd],
         if phase not in found:
             ends.append(PhaseEnd(phase, end, line, col))
     numbers = sorted(e.phase for e in ends)
+    if len(set(numbers)) != len(numbers):
+        twice = next(n for n in numbers if numbers.count(n) > 1)
+        name = _NAMES[twice - 1] if twice <= len(_NAMES) else f"phase {twice}"
+        raise ImportFormatError(source, 1, 1, f"the end of {name} is given twice: expected one "
+                                              "countdown line per phase")
     if numbers and numbers != list(range(1, numbers[-1] + 1)):
         missing = min(set(range(1, numbers[-1] + 1)) - set(numbers))
         name = _NAMES[missing - 1] if missing <= len(_NAMES) else f"phase {missing}"
