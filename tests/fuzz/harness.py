@@ -167,7 +167,7 @@ def _data_value(text: str, where: int, what: int) -> str:
     """Parses JSON input, replaces one value (a key, an item) with another type, re-encodes."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a mutant nested past Python's recursion limit
         return _replace_token(text, where, what)
     slots: list[tuple[Any, Any]] = []
 
