@@ -97,6 +97,13 @@ def _group_members(pgid: int) -> list[int]:
     return members
 
 
+def _send(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)  # Ctrl-C: the terminal signals the whole group
+    else:
+        proc.send_signal(sig)  # kill PID: the command alone; it must end its workers
+
+
 def _finish(proc: subprocess.Popen[str], expected: int) -> str:
     try:
         _, err = proc.communicate(timeout=60)
@@ -154,10 +161,7 @@ def test_signal_while_workers_start(tmp_path: Path, args: list[str], sig: signal
     proc = _start(args, tmp_path)
     _wait_for(lambda: bool(_children(proc.pid)), proc, "the first worker started")
     time.sleep(delay)
-    if sig == signal.SIGINT:
-        os.killpg(proc.pid, sig)  # Ctrl-C: the terminal signals the whole group
-    else:
-        proc.send_signal(sig)  # kill PID: the command alone; it must end its workers
+    _send(proc, sig)
     _finish(proc, 128 + sig)
     _no_temp_files(tmp_path)
 
@@ -172,10 +176,7 @@ def test_signal_mid_render_keeps_the_old_output_and_leaves_no_temp_file(
     _wait_for(lambda: any((tmp_path / "cache").rglob("*.*")), proc, "synthesis started",
               timeout=120)
     time.sleep(0.3)
-    if sig == signal.SIGINT:
-        os.killpg(proc.pid, sig)
-    else:
-        proc.send_signal(sig)
+    _send(proc, sig)
     _finish(proc, 128 + sig)
     assert old.read_bytes() == b"the previous render"
     _no_temp_files(tmp_path)
@@ -216,10 +217,7 @@ def test_signal_mid_pack_build_keeps_the_old_site_and_leaves_no_staging_folder(
               and any((tmp_path / "cache").rglob("*.*")), proc, "the build started rendering",
               timeout=120)
     time.sleep(0.3)
-    if sig == signal.SIGINT:
-        os.killpg(proc.pid, sig)
-    else:
-        proc.send_signal(sig)
+    _send(proc, sig)
     _finish(proc, 128 + sig)
     assert (site / "index.html").read_text("utf-8") == "the previous site"
     # no staging folder beside the site, nothing in TMPDIR; the old site keeps its own marker
@@ -250,9 +248,6 @@ def test_signal_to_pack_serve_ends_it_after_it_has_answered(tmp_path: Path,
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, no proxy
     with direct.open(f"http://127.0.0.1:{port}/", timeout=10) as answer:
         assert answer.read() == b"<p>served</p>"
-    if sig == signal.SIGINT:
-        os.killpg(proc.pid, sig)
-    else:
-        proc.send_signal(sig)
+    _send(proc, sig)
     _finish(proc, 128 + sig)
     _no_temp_files(tmp_path)
