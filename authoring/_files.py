@@ -36,7 +36,8 @@ def temp_prefix(name: str) -> str:
     return f".{name}.{os.getpid()}-"
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Tells whether process ``pid`` still runs (another user's counts as running)."""
     if pid == os.getpid():
         return True
     try:
@@ -78,7 +79,7 @@ def sweep_leftovers(folder: Path, suffix: str, name: str | None = None) -> list[
             continue
         match = ours.match(entry.name)
         if match is not None:
-            stale = changed < _STARTED and not _alive(int(match.group(1)))
+            stale = changed < _STARTED and not process_alive(int(match.group(1)))
         elif legacy is not None and legacy.match(entry.name):
             stale = changed < min(_STARTED, time.time() - _LEGACY_AGE_S)
         else:

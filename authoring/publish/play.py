@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TextIO
 
+from authoring._files import process_alive
 from authoring.audio import ClipCache, Voice, render_timeline, write_audio
 from authoring.audio.captions import captions
 from authoring.errors import EnvironmentMissingError
@@ -78,7 +79,7 @@ def prepare(mission: Mission, voice: Voice, root: Path, cache: ClipCache | None,
     stem = f"files/{mission.id}/{mission.id}.{voice.id}"
     audio = root / f"{stem}.wav"
     audio.parent.mkdir(parents=True, exist_ok=True)
-    write_audio(rendering.pcm16_stereo(), audio, "wav")
+    write_audio(rendering, audio, "wav")  # mixed block by block into the file
     meta = {"mission": mission.id, "voice": voice.id, "language": voice.language,
             "players": timeline.players}
     (root / f"{stem}.vtt").write_text(captions(rendering.cues, "vtt", meta), encoding="utf-8")
@@ -104,16 +105,6 @@ def prepare(mission: Mission, voice: Voice, root: Path, cache: ClipCache | None,
 SCRATCH_PREFIX = "spacealert-play-"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: alive
-        return True
-    return True
-
-
 def remove_leftovers(parent: Path) -> list[Path]:
     """Removes the folders of earlier sessions that were killed (their process is gone).
 
@@ -122,7 +113,7 @@ def remove_leftovers(parent: Path) -> list[Path]:
     removed = []
     for folder in parent.glob(f"{SCRATCH_PREFIX}*-*"):
         pid = folder.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
-        if folder.is_dir() and pid.isdigit() and not _alive(int(pid)):
+        if folder.is_dir() and pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed
