@@ -20,16 +20,11 @@ from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
 
 from authoring.mission.problem import Problem
 from authoring.mission.yaml_guard import (
-    MAX_CONTENT_CHARS,
     MAX_EXPANDED_NODES,
-    MAX_LINE_CHARS,
-    MAX_LINES,
     GuardedConstructor,
     GuardedParser,
     Refusal,
-    long_line,
-    too_many_lines,
-    too_much_content,
+    oversize,
 )
 
 __all__ = ["MAX_EXPANDED_NODES", "MAX_FILE_BYTES", "Document", "dump_yaml", "locate",
@@ -179,25 +174,11 @@ def parse_document(raw: bytes | str, file: str = "<string>") -> Document:
     if not text.strip() or all(_is_comment_or_blank(line) for line in text.splitlines()):
         return Document(file, None, text, [_problem(
             file, 1, 1, "S001", "yaml-syntax", "empty file: expected a mapping of mission keys")])
-    past = too_many_lines(text)
-    if past is not None:
-        return Document(file, None, text, [_problem(
-            file, past, 1, "S006", "too-large",
-            f"more than {MAX_LINES} lines: expected a few hundred (a mission has at most "
-            "200 events)")])
-    too_long = long_line(text)
-    if too_long is not None:
-        number, length = too_long
-        return Document(file, None, text, [_problem(
-            file, number, MAX_LINE_CHARS + 1, "S006", "too-large",
-            f"line of {length} characters: expected at most {MAX_LINE_CHARS}",
-            hint="break long text over several lines (YAML folds quoted text)")])
-    past = too_much_content(text)
-    if past is not None:
-        return Document(file, None, text, [_problem(
-            file, past, 1, "S006", "too-large",
-            f"more than {MAX_CONTENT_CHARS} characters outside comments: expected a few "
-            "thousand (a mission has at most 200 events)")])
+    bound = oversize(text)  # refused before the parse, which these sizes would make slow
+    if bound is not None:
+        line, col, message, hint = bound
+        return Document(file, None, text, [_problem(file, line, col, "S006", "too-large",
+                                                    message, hint=hint)])
     try:
         with warnings.catch_warnings():
             # YAML 1.2 allows an anchor to be defined again (the later one counts); ruamel's

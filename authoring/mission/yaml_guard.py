@@ -152,6 +152,25 @@ def too_many_lines(text: str) -> int | None:
     return MAX_LINES + 1
 
 
+def oversize(text: str) -> tuple[int, int, str, str | None] | None:
+    """The first bound a text passes before parsing: (line, column, message, hint), or None."""
+    past = too_many_lines(text)
+    if past is not None:
+        return (past, 1, f"more than {MAX_LINES} lines: expected a few hundred (a mission has "
+                         "at most 200 events)", None)
+    too_long = long_line(text)
+    if too_long is not None:
+        number, length = too_long
+        return (number, MAX_LINE_CHARS + 1,
+                f"line of {length} characters: expected at most {MAX_LINE_CHARS}",
+                "break long text over several lines (YAML folds quoted text)")
+    past = too_much_content(text)
+    if past is not None:
+        return (past, 1, f"more than {MAX_CONTENT_CHARS} characters outside comments: expected "
+                         "a few thousand (a mission has at most 200 events)", None)
+    return None
+
+
 class GuardedParser(RoundTripParser):
     """ruamel's round-trip parser, checking each event as the composer takes it.
 
