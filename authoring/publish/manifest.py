@@ -79,32 +79,29 @@ def load_pack(packdir: Path) -> Pack:
     folder = packdir.resolve()
     doc = load_document(manifest, "pack", display=str(manifest))
     data: Any = doc.data
-    missions: list[Path] = []
-    for index, relative in enumerate(data["missions"]):
-        line, col = doc.locate(["missions", index])
+    def listed(key: str, index: int, relative: str, what: str) -> tuple[Path, str]:
+        """A file named in pack.yaml: inside the pack and present; returns it and its place."""
+        line, col = doc.locate([key, index])
         where = f"{manifest}:{line}:{col}"
-        path = _inside(folder, str(relative), "mission", where)
+        path = _inside(folder, relative, what, where)
         if not path.is_file():
-            raise InvalidInputError(f"{where}: mission file {relative!r} does not exist",
+            raise InvalidInputError(f"{where}: {what} {relative!r} does not exist",
                                     hint=f"paths are relative to {packdir}")
-        missions.append(path)
+        return path, where
+
+    missions = [listed("missions", i, str(r), "mission file")[0]
+                for i, r in enumerate(data["missions"])]
+    by_id = {_mission_id(m): m for m in missions}
     campaigns: list[Path] = []
-    listed = set(missions)
     for index, relative in enumerate(data.get("campaigns", [])):
-        line, col = doc.locate(["campaigns", index])
-        where = f"{manifest}:{line}:{col}"
-        path = _inside(folder, str(relative), "campaign", where)
-        if not path.is_file():
-            raise InvalidInputError(f"{where}: campaign file {relative!r} does not exist",
-                                    hint=f"paths are relative to {packdir}")
+        path, where = listed("campaigns", index, str(relative), "campaign file")
         campaign = load_campaign(path, display=str(packdir / relative))
         for entry in campaign.missions:
-            mission_path = (path.parent / entry.reference).resolve() \
-                if entry.reference.endswith((".yaml", ".yml")) else None
-            if mission_path is None:
-                mission_path = next((m for m in missions if _mission_id(m) == entry.reference),
-                                    None)
-            if mission_path not in listed:
+            # the very file the pack lists: a copy elsewhere with the same id is another file
+            played = ((path.parent / entry.reference).resolve()
+                      if entry.reference.endswith((".yaml", ".yml"))
+                      else by_id.get(entry.reference))
+            if played not in by_id.values():
                 raise InvalidInputError(
                     f"{where}: campaign {relative!r} plays {entry.reference!r}, which is not "
                     "one of the pack's missions", hint="add it to `missions` in pack.yaml")
@@ -112,11 +109,7 @@ def load_pack(packdir: Path) -> Pack:
     voices = tuple(str(v) for v in data.get("voices", DEFAULT_VOICES))
     for index, voice in enumerate(voices):
         if voice.endswith((".yaml", ".yml")):
-            line, col = doc.locate(["voices", index])
-            path = _inside(folder, voice, "voice file", f"{manifest}:{line}:{col}")
-            if not path.is_file():
-                raise InvalidInputError(
-                    f"{manifest}:{line}:{col}: voice file {voice!r} does not exist")
+            listed("voices", index, voice, "voice file")
     return Pack(
         folder=folder,
         title=str(data["title"]),
