@@ -18,6 +18,18 @@ HEADER = {"format": "1", "id": "example", "title": "Example", "profile": "base",
           "players": "5"}
 
 
+#: A base mission whose only event comes too early (T104 early-event).
+EARLY = """\
+format: 1
+id: early
+title: Early
+profile: base
+phases: ["3:45", "7:30", "10:00"]
+events:
+  - {at: "0:05", incoming_data: {}}
+"""
+
+
 def complete(snippet: str, header: Mapping[str, str] = HEADER) -> str:
     """Appends the header keys a snippet leaves out (after it, so its line numbers hold)."""
     present = {line.split(":", 1)[0].strip() for line in snippet.splitlines()

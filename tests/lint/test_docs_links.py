@@ -11,17 +11,9 @@ from typer.testing import CliRunner
 from authoring.cli import app
 from authoring.lint import VALIDATOR_CODES, all_rules
 from authoring.lint.docs_link import rule_doc_url
+from tests.lint.lint_helpers import EARLY
 
 ROOT = Path(__file__).resolve().parents[2]
-EARLY = """\
-format: 1
-id: early
-title: Early
-profile: base
-phases: ["3:45", "7:30", "10:00"]
-events:
-  - {at: "0:05", incoming_data: {}}
-"""
 
 
 @pytest.fixture

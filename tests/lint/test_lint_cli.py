@@ -9,18 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from authoring.cli import app
+from tests.lint.lint_helpers import EARLY
 
 ROOT = Path(__file__).resolve().parents[2]
 MISSION_3 = str(ROOT / "missions" / "official" / "mission-3.yaml")
-EARLY = """\
-format: 1
-id: early
-title: Early
-profile: base
-phases: ["3:45", "7:30", "10:00"]
-events:
-  - {at: "0:05", incoming_data: {}}
-"""
 
 
 @pytest.fixture
