@@ -21,10 +21,13 @@ Standard library only, so every layer may use it.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from multiprocessing.pool import Pool
+from typing import Any
 
 _starting = False
 _hook_installed = False
@@ -72,3 +75,27 @@ def init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+def _init_then(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    init_worker()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def quickest_start_method() -> str:
+    """``fork`` while this process runs one thread (it starts in milliseconds and needs no
+    importable ``__main__``), else ``spawn`` (forking a threaded process is unsafe)."""
+    single = threading.active_count() == 1
+    return "fork" if single and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def worker_pool(processes: int, method: str = "spawn",
+                initializer: Callable[..., None] | None = None,
+                initargs: tuple[Any, ...] = ()) -> Pool:
+    """A pool of ``processes`` workers under the interrupt policy; use it as ``with pool:``,
+    whose exit terminates the workers. ``initializer`` (module-level) runs after
+    ``init_worker`` in each."""
+    with starting_workers(method):
+        return multiprocessing.get_context(method).Pool(
+            processes, initializer=_init_then, initargs=(initializer, initargs))

@@ -16,15 +16,13 @@ merge keys, duplicate keys) sends the file to the full path.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from authoring._workers import init_worker, starting_workers
+from authoring._workers import quickest_start_method, worker_pool
 from authoring.mission.build import build_mission
 from authoring.mission.load import MAX_FILE_BYTES, Document, read_document
 from authoring.mission.model import Mission
@@ -179,14 +177,7 @@ def check_mission_files(items: Iterable[tuple[str, Path]], *, jobs: int | None =
         for item in listed:
             yield (item[0], *one(item))
         return
-    # fork starts in milliseconds and needs no importable __main__; only safe single-threaded
-    methods = multiprocessing.get_all_start_methods()
-    single = threading.active_count() == 1
-    method = "fork" if single and "fork" in methods else "spawn"
-    context = multiprocessing.get_context(method)
-    with starting_workers(method):
-        pool = context.Pool(workers, initializer=init_worker)
-    with pool:
+    with worker_pool(workers, quickest_start_method()) as pool:
         chunk = max(1, min(64, len(listed) // (workers * 8)))
         for item, (problems, crash) in zip(
                 listed, pool.imap(one, listed, chunksize=chunk), strict=True):

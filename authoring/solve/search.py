@@ -15,13 +15,12 @@ import os
 import queue
 import random
 import statistics
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from authoring._workers import init_worker, starting_workers
+from authoring._workers import quickest_start_method, worker_pool
 from authoring.engine import Setup
 from authoring.engine.plan import SLOTS
 from authoring.solve.evaluate import Evaluator, Slots, Value
@@ -148,7 +147,6 @@ _QUEUE: Any = None  # the progress queue of a worker process (set by the pool in
 
 def _init_worker(progress_queue: Any) -> None:
     global _QUEUE
-    init_worker()
     _QUEUE = progress_queue
 
 
@@ -321,16 +319,10 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
 
 def _run_pool(tasks: list[_Task], jobs: int,
               tick: Callable[[int, int, float], None]) -> list[RestartResult]:
-    # "fork" starts fast and needs no importable main module; it is only safe while this
-    # process runs a single thread, so otherwise clean "spawn" interpreters are used.
-    methods = multiprocessing.get_all_start_methods()
-    single = threading.active_count() == 1
-    method = "fork" if single and "fork" in methods else "spawn"
-    context = multiprocessing.get_context(method)
-    progress_queue = context.Queue()
-    with starting_workers(method):  # the parent owns interrupts (authoring/_workers.py)
-        pool = context.Pool(jobs, initializer=_init_worker, initargs=(progress_queue,))
-    with pool:
+    method = quickest_start_method()
+    progress_queue = multiprocessing.get_context(method).Queue()
+    # the parent owns interrupts (authoring/_workers.py)
+    with worker_pool(jobs, method, _init_worker, (progress_queue,)) as pool:
         pending = pool.map_async(_run_task, tasks)
         while True:
             try:

@@ -17,10 +17,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any, Protocol, TypeVar
 
-from authoring._workers import init_worker, starting_workers
+from authoring._workers import worker_pool
 from authoring.engine import Plan, make_crew_plan, resolve
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew
@@ -229,9 +228,7 @@ def in_workers(play: Callable[[tuple[Any, ...]], list[T]], fixed: tuple[Any, ...
     chunks = [indexes[i::jobs] for i in range(jobs)]
     # spawn, not fork: safe in threaded parents and the same on every platform. A Pool, whose
     # exit terminates the workers, so an interrupted parent leaves none running (_workers.py).
-    with starting_workers():
-        pool = get_context("spawn").Pool(jobs, initializer=init_worker)
-    with pool:
+    with worker_pool(jobs) as pool:
         parts = pool.map(play, [(*fixed, chunk) for chunk in chunks], chunksize=1)
     by_index: dict[int, T] = {}
     for chunk, part in zip(chunks, parts, strict=True):
