@@ -14,6 +14,7 @@ Nothing else in the folder is ever touched.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import shutil
@@ -61,39 +62,73 @@ def sweep_leftovers(folder: Path, suffix: str, name: str | None = None) -> list[
     if key in _swept:
         return []
     _swept.add(key)
+    # names that start like a leftover; most folders have none, so nothing is compiled
+    start = f".{name}." if name is not None else "."
+    candidates = [entry for entry in _dot_entries(folder)
+                  if entry.name.startswith(start) and entry.name.endswith(suffix)]
+    if not candidates:
+        return []
     stem = re.escape(name) if name is not None else r".+"
     ours = re.compile(rf"^\.{stem}\.(\d+)-{_RANDOM}{re.escape(suffix)}$")
     legacy = (re.compile(rf"^\.{re.escape(name)}\.{_RANDOM}{re.escape(suffix)}$")
               if name is not None else None)
     removed: list[Path] = []
+    for entry in candidates:
+        match = ours.match(entry.name)
+        if match is not None:
+            stale = entry.changed < _STARTED and not process_alive(int(match.group(1)))
+        elif legacy is not None and legacy.match(entry.name):
+            stale = entry.changed < min(_STARTED, time.time() - _LEGACY_AGE_S)
+        else:
+            continue
+        if not stale or entry.is_symlink:
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir:
+                shutil.rmtree(entry.path)
+            else:
+                entry.path.unlink()
+            removed.append(entry.path)
+    return removed
+
+
+@dataclasses.dataclass(frozen=True)
+class _Entry:
+    name: str
+    path: Path
+    changed: float
+    is_dir: bool
+    is_symlink: bool
+
+
+#: The hidden entries of each folder swept, listed once per command. A leftover must have been
+#: changed before the command started, so it is in the first listing: later listings could only
+#: add names that are not stale yet (writing a thousand files into one folder then costs one
+#: listing, not a thousand).
+_listings: dict[str, list[_Entry]] = {}
+
+
+def _dot_entries(folder: Path) -> list[_Entry]:
+    key = str(folder)
+    listing = _listings.get(key)
+    if listing is not None:
+        return listing
+    listing = []
     try:
-        entries = list(os.scandir(folder))
+        scanned = list(os.scandir(folder))
     except OSError:
-        return removed
-    for entry in entries:
+        scanned = []
+    for entry in scanned:
         if not entry.name.startswith("."):
             continue
         try:
             changed = entry.stat(follow_symlinks=False).st_mtime
+            listing.append(_Entry(entry.name, Path(entry.path), changed,
+                                  entry.is_dir(follow_symlinks=False), entry.is_symlink()))
         except OSError:
             continue
-        match = ours.match(entry.name)
-        if match is not None:
-            stale = changed < _STARTED and not process_alive(int(match.group(1)))
-        elif legacy is not None and legacy.match(entry.name):
-            stale = changed < min(_STARTED, time.time() - _LEGACY_AGE_S)
-        else:
-            continue
-        if not stale or entry.is_symlink():
-            continue
-        path = Path(entry.path)
-        with contextlib.suppress(OSError):
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(path)
-            else:
-                path.unlink()
-            removed.append(path)
-    return removed
+    _listings[key] = listing
+    return listing
 
 
 def _read_umask() -> int | None:
