@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +18,7 @@ from authoring.generate import (
     parse_length,
     parse_range,
 )
+from authoring.generate.batch import generate_many
 from authoring.generate.output import write_text_atomic
 from authoring.mission.model import DECK_COLOURS, PROFILES
 
@@ -143,11 +143,11 @@ def generate(
     seeds = range(seed, seed + count)
     targets = [output / f"{profile}-{s}.yaml" for s in seeds]
     # generate everything first: a failing seed leaves no half-written batch behind
-    made_all = [generate_mission(replace(base, seed=s)) for s in seeds]
-    for target, mission in zip(targets, made_all, strict=True):
-        write_text_atomic(target, generated_text(mission))
+    made_all = generate_many(base, seeds)
+    for target, (_, text) in zip(targets, made_all, strict=True):
+        write_text_atomic(target, text)
     err(f"wrote {count} missions to {output} (seeds {seed}..{seed + count - 1})")
     if as_json:
         typer.echo(json.dumps({"missions": [
-            {"id": m.mission.id, "seed": s, "file": str(t)}
-            for m, s, t in zip(made_all, seeds, targets, strict=True)]}, indent=2))
+            {"id": mission_id, "seed": s, "file": str(t)}
+            for (mission_id, _), s, t in zip(made_all, seeds, targets, strict=True)]}, indent=2))

@@ -1,0 +1,42 @@
+"""Many missions at once (``generate --count``), spread over the available cores.
+
+Each seed is an independent mission, so the files are the same whichever worker made them and
+however many there were. The first seed is made in this process: options that admit no mission
+fail at once, before any worker starts. Workers run under the toolkit's interrupt policy
+(authoring/_workers.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+
+from authoring._workers import quickest_start_method, worker_pool
+from authoring.generate import GenerateOptions, generate_mission, generated_text
+
+#: Below this many missions a worker's start-up costs more than it saves.
+PARALLEL_FROM = 200
+
+
+def _made(options: GenerateOptions) -> tuple[str, str]:
+    """One mission: its id and its file text."""
+    generated = generate_mission(options)
+    return generated.mission.id, generated_text(generated)
+
+
+def generate_many(base: GenerateOptions, seeds: Sequence[int],
+                  jobs: int | None = None) -> list[tuple[str, str]]:
+    """Returns (mission id, file text) for each seed, in order (``jobs``: worker processes)."""
+    wanted = [replace(base, seed=seed) for seed in seeds]
+    if not wanted:
+        return []
+    first = _made(wanted[0])
+    cores = jobs if jobs is not None else len(os.sched_getaffinity(0))
+    workers = min(cores, len(wanted) // (PARALLEL_FROM // 2))
+    if workers < 2 or len(wanted) < PARALLEL_FROM:
+        return [first, *(_made(options) for options in wanted[1:])]
+    rest = wanted[1:]
+    with worker_pool(workers, quickest_start_method()) as pool:
+        chunk = max(1, min(64, len(rest) // (workers * 8)))
+        return [first, *pool.map(_made, rest, chunksize=chunk)]
