@@ -4,6 +4,13 @@ Run: ``python bench/generate.py [--missions 2000] [--repeat 5] [--profile base]`
 median missions/second per profile (generation with its built-in self-check, plus the text),
 then, for the chosen profile, a Markdown table of the generated statistics against the
 official ones (official values: the bundled official tracks; the ranges of docs/soundtrack.md §5).
+
+``--process-count N`` times ``spacealert generate --count N -o DIR`` as a whole process.
+``--jsamg CLASSPATH`` adds JSpaceAlertMissionGenerator (JSAMG, the Java generator other groups
+use; not part of this repository: give its compiled classes or jar) side by side: the driver
+``bench/jsamg/JsamgBatch.java`` runs it for the same N seeds in one JVM, writing each mission's
+text output into a folder as ``generate --count`` does; the two processes alternate and the
+medians of wall and CPU time are compared.
 """
 
 from __future__ import annotations
@@ -86,21 +93,50 @@ def compare(profile: str, count: int) -> str:
     return "\n".join(lines)
 
 
-def whole_process(count: int, repeat: int) -> None:
-    """Times ``generate --count`` as a user runs it; prints the median missions/s."""
+def _timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Runs ``cmd`` to completion; returns its (wall, CPU) seconds, its children included."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def _jsamg_command(classpath: str, build: Path, count: int, out: str) -> list[str]:
+    driver = Path(__file__).resolve().parent / "jsamg" / "JsamgBatch.java"
+    if not (build / "JsamgBatch.class").is_file():
+        subprocess.run(["javac", "-d", str(build), "-cp", classpath, str(driver)], check=True)
+    return ["java", "-cp", f"{build}{os.pathsep}{classpath}", "JsamgBatch", "1", str(count), out]
+
+
+def whole_process(count: int, repeat: int, jsamg: str | None) -> None:
+    """Times ``generate --count`` as a user runs it (and JSAMG, alternating); prints medians."""
     root = OFFICIAL.parents[1]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    times = []
-    for _ in range(repeat):
-        with tempfile.TemporaryDirectory() as tmp:
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "authoring", "generate", "--count", str(count),
-                            "--seed", "1", "-o", tmp], env=env, check=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            times.append(time.perf_counter() - start)
-    median = statistics.median(times)
-    print(f"spacealert generate --count {count} (whole process): median {median:.2f} s, "
-          f"{count / median:.0f} missions/s over {repeat} runs")
+    # .pyc files allowed, as on a user's machine (JSAMG runs compiled classes)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    ours: list[tuple[float, float]] = []
+    theirs: list[tuple[float, float]] = []
+    with tempfile.TemporaryDirectory() as build:
+        for _ in range(repeat):
+            with tempfile.TemporaryDirectory() as tmp:
+                ours.append(_timed([sys.executable, "-m", "authoring", "generate", "--count",
+                                    str(count), "--seed", "1", "-o", tmp], env))
+            if jsamg is not None:
+                with tempfile.TemporaryDirectory() as tmp:
+                    theirs.append(_timed(_jsamg_command(jsamg, Path(build), count, tmp)))
+    for label, runs in (("spacealert generate", ours), ("JSAMG (one JVM)", theirs)):
+        if runs:
+            wall = statistics.median(w for w, _ in runs)
+            cpu = statistics.median(c for _, c in runs)
+            print(f"{label:20} --count {count}: median wall {wall:.2f} s "
+                  f"({count / wall:.0f} missions/s), CPU {cpu:.2f} s, over {len(runs)} runs")
+    if theirs:
+        ratio = statistics.median(w for w, _ in ours) / statistics.median(w for w, _ in theirs)
+        print(f"wall time spacealert / JSAMG: {ratio:.2f}x (goal <= 1.0); "
+              f"load average {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
@@ -110,10 +146,13 @@ def main() -> None:
     parser.add_argument("--profile", default="base", choices=PROFILES)
     parser.add_argument("--process-count", type=int, default=0, metavar="N",
                         help="only time `spacealert generate --count N -o DIR` as a whole "
-                        "process (start-up included), as issue 18 compares it with JSAMG")
+                        "process (start-up included)")
+    parser.add_argument("--jsamg", metavar="CLASSPATH",
+                        help="with --process-count: JSAMG's compiled classes or jar, timed "
+                        "side by side (needs javac and java)")
     args = parser.parse_args()
     if args.process_count:
-        whole_process(args.process_count, args.repeat)
+        whole_process(args.process_count, args.repeat, args.jsamg)
         return
     for profile in PROFILES:
         run(profile, range(20))  # warm caches
