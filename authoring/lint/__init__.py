@@ -12,10 +12,35 @@ Entry points for other layers::
 
 from __future__ import annotations
 
-from authoring.lint.config import LintConfig, LintConfigError, find_config, read_config
-from authoring.lint.linter import FileResult, Linter, lint_mission, lint_paths
-from authoring.lint.problem import Problem
-from authoring.lint.registry import VALIDATOR_CODES, all_rules, get
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from authoring.lint.config import LintConfig, LintConfigError, find_config, read_config
+    from authoring.lint.linter import FileResult, Linter, lint_mission, lint_paths
+    from authoring.lint.problem import Problem
+    from authoring.lint.registry import VALIDATOR_CODES, all_rules, get
+
+#: Where each public name lives. Loaded on first use: importing one module of this package
+#: (``validate`` imports ``authoring.lint.playability``) must not load every rule, the
+#: engine and the simulation behind them.
+_LAZY = {
+    "LintConfig": "config", "LintConfigError": "config", "find_config": "config",
+    "read_config": "config", "FileResult": "linter", "Linter": "linter",
+    "lint_mission": "linter", "lint_paths": "linter", "Problem": "problem",
+    "VALIDATOR_CODES": "registry", "all_rules": "registry", "get": "registry",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "VALIDATOR_CODES",
