@@ -172,8 +172,10 @@ def parse_document(raw: bytes | str, file: str = "<string>") -> Document:
     else:
         text = raw
     if not text.strip() or all(_is_comment_or_blank(line) for line in text.splitlines()):
+        # the same reader takes missions, plans, voices, packs and lint configurations
         return Document(file, None, text, [_problem(
-            file, 1, 1, "S001", "yaml-syntax", "empty file: expected a mapping of mission keys")])
+            file, 1, 1, "S001", "yaml-syntax",
+            "empty file: expected a YAML mapping (key: value lines)")])
     bound = oversize(text)  # refused before the parse, which these sizes would make slow
     if bound is not None:
         line, col, message, hint = bound

@@ -101,3 +101,22 @@ def test_all_problems_of_a_file_are_reported_at_once(tmp_path: Path) -> None:
     _, problems = check_mission(read_document(path))
     assert [f"{p.line}:{p.col} {p.code}" for p in problems] == [
         "1:9 S104", "2:5 S104", "3:8 S100", "7:33 S104", "8:10 S104", "8:29 S103"]
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["resolve", "missions/official/mission-1.yaml", "{empty}"], 1),      # a plan
+    (["lint", "--config", "{empty}", "missions/official/mission-1.yaml"], 2),  # an option's file
+    (["validate", "{empty}"], 1),                                          # a mission
+])
+def test_an_empty_file_of_any_kind_is_told_what_was_expected(tmp_path: Path, args: list[str],
+                                                             code: int) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("# nothing yet\n")
+    root = Path(__file__).resolve().parents[2]
+    result = CliRunner().invoke(app, [a.replace("{empty}", str(empty)) if "{" in a
+                                      else str(root / a) if a.startswith("missions/") else a
+                                      for a in args])
+    assert result.exit_code == code
+    assert f"{empty}:1:1:" in result.output
+    assert "empty file: expected a YAML mapping (key: value lines)" in result.output
+    assert "mission keys" not in result.output
