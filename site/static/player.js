@@ -21,6 +21,7 @@
   var phases = data.phases_ms;
   var el = function (id) { return document.getElementById(id); };
   var clock = el("clock"), phaseEl = el("phase"), countdown = el("countdown");
+  var phaseNote = el("phase-note");
   var caption = el("caption"), list = el("cues"), seek = el("seek"), timeEl = el("time");
   var playBtn = el("play"), flash = el("flash"), voiceSel = el("voice");
   var viewBtn = el("view"), fullBtn = el("fullscreen"), listHead = el("cues-heading");
@@ -189,9 +190,10 @@
   function update(ms) {
     clock.textContent = "T+" + fmt(ms);
     var p = phaseAt(ms);
+    // after the last phase there is no phase left to count down to
+    countdown.hidden = phaseNote.hidden = p > phases.length;
     if (p > phases.length) {
       phaseEl.textContent = "Operation ended";
-      countdown.textContent = "0:00";
     } else {
       phaseEl.textContent = "Phase " + p;
       countdown.textContent = fmtUp(phases[p - 1] - ms);

@@ -107,6 +107,15 @@ def test_audio_loads_and_seeking_moves_clock_phase_and_cues(tab: Any, server: Pr
     assert tab.get_attribute("#player", "data-current") == "110000"
     assert tab.evaluate("document.getElementById('seek').value") == "115000"
     tab.screenshot(path=str(shots_dir(tmp_path) / "mission.png"), full_page=True)
+
+    assert duration > 201  # "Mission complete" is spoken after the last phase ends at 3:20
+    seek(tab, 200.5)
+    assert tab.text_content("#phase") == "Operation ended"
+    # no phase is left to count down to: no "0:00 until the phase ends"
+    assert not tab.is_visible("#countdown")
+    assert not tab.is_visible("#phase-note")
+    seek(tab, 199.0)
+    assert tab.is_visible("#countdown") and tab.text_content("#countdown") == "0:01"
     assert tab.problems == []
 
 
