@@ -79,9 +79,9 @@ def main() -> None:
 
 def simulation(games: int, jobs: int) -> None:
     """Times ``simulate`` on Mission 1 and rates the official missions."""
-    from authoring.lint.sim import simulate
-    from authoring.lint.sim.calibration import DEFAULT_SETTINGS
     from authoring.mission import load_mission
+    from authoring.simulation import simulate
+    from authoring.simulation.calibration import DEFAULT_SETTINGS
 
     official = ROOT / "missions" / "official"
     mission = load_mission(official / "mission-1.yaml")

@@ -21,20 +21,26 @@ ALLOWED: dict[str, set[str]] = {
     "_workers": set(),
     "mission": {"errors", "_resources", "mission", "_workers"},
     "engine": {"engine", "mission"},
+    # crews, Monte Carlo play, ratings and their calibration: over the engine, under its users
+    "simulation": {"simulation", "engine", "mission", "errors", "_resources", "_files",
+                   "_workers"},
     "audio": {"audio", "mission", "errors", "_resources", "_files"},
-    "lint": {"lint", "mission", "engine", "audio", "errors", "_resources", "_files", "_workers"},
+    "lint": {"lint", "mission", "engine", "simulation", "audio", "errors", "_resources", "_files",
+             "_workers"},
     "generate": {"generate", "mission", "engine", "lint", "errors", "_resources", "_files",
                  "_workers"},
     "report": {"report", "lint", "errors"},
-    "render": {"render", "mission", "engine", "lint", "errors", "_resources", "_files"},
+    "render": {"render", "mission", "engine", "simulation", "lint", "errors", "_resources",
+               "_files"},
     "solve": {"solve", "mission", "engine", "errors", "_resources", "_files", "_workers"},
     # publish orchestrates a pack build: audio, sheets and the site, so it sits above both
     "publish": {
-        "publish", "render", "audio", "lint", "mission", "engine", "errors", "_resources", "_files",
+        "publish", "render", "audio", "lint", "mission", "engine", "simulation", "errors",
+        "_resources", "_files",
     },
     "cli": {
-        "cli", "mission", "engine", "audio", "lint", "generate", "report", "render", "solve",
-        "publish", "errors", "_resources", "_files", "",
+        "cli", "mission", "engine", "simulation", "audio", "lint", "generate", "report", "render",
+        "solve", "publish", "errors", "_resources", "_files", "",
     },
     "__main__": {"cli"},
 }

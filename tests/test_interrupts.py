@@ -195,7 +195,7 @@ def test_workers_do_not_import_the_cli(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     imported = [line.rpartition("|")[2].strip() for line in done.stderr.splitlines()
                 if line.startswith("import time:")]
-    assert imported.count("authoring.lint.sim.montecarlo") >= 3  # the parent and two workers
+    assert imported.count("authoring.simulation.montecarlo") >= 3  # the parent and two workers
     assert imported.count("authoring.cli") == 1  # the parent only
     assert imported.count("authoring.cli._app") == 1
 

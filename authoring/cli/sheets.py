@@ -39,17 +39,19 @@ class PaperSize(StrEnum):
 def _difficulty(mission: Mission) -> Difficulty:
     """Rates the mission by simulation for the briefing's difficulty box."""
     # imported on use: every other command starts faster without them
-    from authoring.publish.rating import rate_mission
     from authoring.render.sheets import Difficulty
+    from authoring.simulation.rating import rate_mission
 
     rating, why = rate_mission(mission)
     if rating is None:
         return Difficulty("not rated", why)
+    survival_low, survival_high = rating.survival_interval
     return Difficulty(
-        f"{rating.value:.0f} / 100 ({rating.label})",
+        f"{rating.value:.0f} ± {rating.margin:.0f} / 100 ({rating.label})",
         f"official missions 1-8 rate {rating.low:.0f}-{rating.high:.0f} under the same "
-        "simulated crew",
-        (("ship survived", f"{rating.survival:.0%} of {rating.games} simulated games"),
+        "simulated crew; ± is the 95 % interval",
+        (("ship survived", f"{rating.survival:.0%} of {rating.games} simulated games "
+          f"({survival_low:.0%}-{survival_high:.0%})"),
          ("crew model", rating.crew)))
 
 

@@ -13,18 +13,34 @@ from authoring._files import write_atomic
 from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
-from authoring.lint.sim import CREW_SIMPLIFICATION, CREWS, SimulationStats, simulate
 from authoring.mission import load_mission
 from authoring.report.histogram import svg_histogram, text_histogram
+from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats, simulate
+from authoring.simulation.rating import Rating, rate
 
 app = typer.Typer()
 
 
+def _scale_note(rating: Rating) -> str:
+    """Says how the figures compare with the official ratings (G103, sheets, pack pages)."""
+    from authoring.simulation.calibration import DEFAULT_SETTINGS
+
+    if rating.crew != DEFAULT_SETTINGS["crew"]:
+        return (f"official missions 1-8 are rated with the {DEFAULT_SETTINGS['crew']} crew "
+                f"(lint --select G103, sheets --rate, pack pages): compare with --crew "
+                f"{DEFAULT_SETTINGS['crew']}")
+    return f"official missions 1-8 under the {rating.crew} crew: {rating.low:.1f}-{rating.high:.1f}"
+
+
 def _report(stats: SimulationStats) -> str:
     scores = stats.scores
+    rating = rate(stats)
+    survival_low, survival_high = rating.survival_interval
     lines = [f"# {stats.mission}: {stats.games} games, crew {stats.crew}, seed {stats.seed}",
-             f"survival rate      {stats.survival_rate:.1%}",
-             f"difficulty         {stats.difficulty():.1f} / 100"]
+             f"survival rate      {stats.survival_rate:.1%} (95 %: {survival_low:.1%}-"
+             f"{survival_high:.1%})",
+             f"difficulty         {rating.value:.1f} ± {rating.margin:.1f} / 100 (95 %)",
+             f"                   {_scale_note(rating)}"]
     if scores:
         lines.append(f"score (survived)   mean {statistics.mean(scores):.1f}, median "
                      f"{statistics.median(scores):g}, min {min(scores)}, max {max(scores)}")
@@ -85,7 +101,7 @@ def simulate_command(
     if campaign is not None:
         if plot is not None or crew != "heuristic":
             raise UsageError("campaigns are simulated with the heuristic crew and no --plot")
-        from authoring.lint.sim.campaign import report, simulate_campaign
+        from authoring.simulation.campaign import report, simulate_campaign
 
         played = simulate_campaign(campaign, games=games, crew=crew, seed=seed, jobs=jobs)
         if as_json:
@@ -106,10 +122,13 @@ def simulate_command(
     stats = simulate(loaded, games=games, crew=crew, seed=seed, jobs=jobs,
                      crew_options=options)
     if as_json:
+        rating = rate(stats)
         typer.echo(json.dumps({
             "mission": stats.mission, "crew": stats.crew, "games": stats.games,
             "seed": stats.seed, "survival_rate": stats.survival_rate,
-            "difficulty": round(stats.difficulty(), 2), "scores": stats.scores,
+            "survival_interval": list(rating.survival_interval),
+            "difficulty": round(stats.difficulty(), 2),
+            "difficulty_margin": rating.margin, "scores": stats.scores,
             "killers": dict(stats.killers().most_common()),
             "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),
             "mean_damage": stats.mean_damage(),

@@ -61,7 +61,7 @@ class LintContext:
 
     def simulation(self, options: Mapping[str, Any]) -> Any:
         """Returns the Monte Carlo statistics for the simulation options (run at most once)."""
-        from authoring.lint.sim.montecarlo import simulate_with  # the engine loads when asked
+        from authoring.simulation.montecarlo import simulate_with  # the engine loads when asked
 
         key = ("simulation", options["crew"], int(options["games"]), int(options["seed"]),
                int(options["iterations"]), int(options.get("styles", 40)),

@@ -32,7 +32,6 @@ from authoring.audio.export import (
 from authoring.audio.voice import voices_speaking
 from authoring.engine import EngineError
 from authoring.errors import InvalidInputError, UsageError
-from authoring.lint.sim.campaign import simulate_campaign
 from authoring.mission import load_campaign
 from authoring.mission.model import Mission
 from authoring.mission.problem import Problem
@@ -44,7 +43,6 @@ from authoring.publish.checks import (
     summary_lines,
 )
 from authoring.publish.manifest import Pack, load_pack
-from authoring.publish.rating import rate_mission
 from authoring.publish.reproducible import build_datetime, build_epoch, zip_bytes
 from authoring.render.build import build_sheet
 from authoring.render.campaign_log import build_campaign_log
@@ -61,6 +59,8 @@ from authoring.render.site import (
     player_cues,
     render_pages,
 )
+from authoring.simulation.campaign import simulate_campaign
+from authoring.simulation.rating import rate_mission
 
 #: The file that marks a folder as a site this command built (and may replace).
 MARKER = ".spacealert-site"

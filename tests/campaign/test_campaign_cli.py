@@ -124,7 +124,7 @@ def test_a_one_mission_campaign_simulates_like_its_mission(tmp_path: Path) -> No
 
 def test_simulate_a_campaign_honours_jobs_with_the_same_numbers(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import authoring.lint.sim.campaign as sim
+    import authoring.simulation.campaign as sim
 
     pools: list[int] = []
     real = sim.in_workers

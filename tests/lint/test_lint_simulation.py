@@ -12,12 +12,12 @@ from authoring.cli import app
 from authoring.engine import make_setup, resolve
 from authoring.engine.levels import get_level
 from authoring.engine.setup import setup_from_mission
-from authoring.lint.sim import HeuristicCrew, PlanningCrew, simulate
-from authoring.lint.sim.heuristic import path
-from authoring.lint.sim.montecarlo import _blank_plan
-from authoring.lint.sim.planner import evaluate
 from authoring.mission import load_mission
 from authoring.report.histogram import bins, svg_histogram, text_histogram
+from authoring.simulation import HeuristicCrew, PlanningCrew, simulate
+from authoring.simulation.heuristic import path
+from authoring.simulation.montecarlo import _blank_plan
+from authoring.simulation.planner import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 MISSION_1 = ROOT / "missions" / "official" / "mission-1.yaml"

@@ -13,11 +13,11 @@ from authoring.render.site import (
     Download,
     LintSummary,
     MissionEntry,
-    Rating,
     SiteModel,
     Track,
     player_cues,
 )
+from authoring.simulation.rating import Rating
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -47,7 +47,7 @@ def golden_model() -> SiteModel:
                      Download("Mission file (YAML)", f"{base}.yaml", "mission", 987))
         lint = LintSummary(0, 1, 0, ("warning T102 at line 12: <phase> too short",)) \
             if mission.id == "tiny-drill" else LintSummary()
-        rating = Rating(64.4, 60.2, 70.2, 0.1, 20, "planner") \
+        rating = Rating(64.4, 8.3, 60.2, 70.2, 0.1, (0.03, 0.3), 20, "planner") \
             if mission.id == "first-watch" else None
         note = "" if rating else "cannot simulate the mission: <no serious threats>"
         entries.append(MissionEntry(mission.id, mission, timeline, (track,), downloads, lint,

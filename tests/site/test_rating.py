@@ -6,11 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from authoring.lint.sim.calibration import official_range
 from authoring.mission import load_mission
 from authoring.mission.model import Threat
-from authoring.publish.rating import rate_mission
-from authoring.render.site import Rating
+from authoring.simulation.calibration import official_range
+from authoring.simulation.rating import Rating, rate_mission, wilson
 from tests.site.helpers import DATA
 
 
@@ -18,7 +17,7 @@ from tests.site.helpers import DATA
                                               (60.0, "hard"), (70.0, "hard"),
                                               (70.1, "extreme")])
 def test_labels_follow_the_official_range(value: float, label: str) -> None:
-    assert Rating(value, 60.0, 70.0, 0.5, 20, "planner").label == label
+    assert Rating(value, 5.0, 60.0, 70.0, 0.5, (0.3, 0.7), 20, "planner").label == label
 
 
 def test_a_mission_is_rated_on_the_official_scale() -> None:
@@ -30,6 +29,12 @@ def test_a_mission_is_rated_on_the_official_scale() -> None:
     assert (rating.low, rating.high) == official_range()
     assert (rating.games, rating.crew) == (20, "planner")
     assert 0 <= rating.survival <= 1
+    low, high = rating.survival_interval
+    assert low <= rating.survival <= high
+    # 20 games leave a wide interval: the figure must say so
+    assert 2 < rating.margin < 30
+    assert rating.interval == (max(0, rating.value - rating.margin),
+                               min(100, rating.value + rating.margin))
 
 
 def test_missions_that_cannot_be_simulated_get_a_note() -> None:
@@ -43,3 +48,14 @@ def test_missions_that_cannot_be_simulated_get_a_note() -> None:
     assert rating is None
     assert why.startswith("cannot simulate the mission: expected no serious threat at rule "
                           "level 1")
+
+
+@pytest.mark.parametrize(("successes", "trials", "expected"), [
+    (0, 20, (0.0, 0.1611)), (10, 20, (0.2993, 0.7007)), (20, 20, (0.8389, 1.0)),
+    (1, 1, (0.2065, 1.0)), (0, 0, (0.0, 1.0)),
+])
+def test_survival_intervals_are_wilson_intervals(successes: int, trials: int,
+                                                 expected: tuple[float, float]) -> None:
+    # reference values: Wilson's score interval at z = 1.96, worked by hand
+    low, high = wilson(successes, trials)
+    assert (round(low, 4), round(high, 4)) == expected

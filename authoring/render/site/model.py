@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from authoring.mission.campaign import Campaign
 from authoring.mission.model import Mission
 from authoring.mission.timeline import Timeline
+from authoring.simulation.rating import Rating
 
 #: Browser MIME type of each audio format the pack can render.
 AUDIO_TYPES = {"mp3": "audio/mpeg", "ogg": "audio/ogg", "opus": 'audio/ogg; codecs="opus"',
@@ -77,29 +78,6 @@ class LintSummary:
     infos: int = 0
     messages: tuple[str, ...] = ()
     rule_pages: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class Rating:
-    """A difficulty rating by simulation, next to the official missions' range."""
-
-    value: float  # 0 (a walk-over) … 100 (a ship lost in turn 1)
-    low: float  # the easiest official mission 1-8 under the same simulation
-    high: float  # the hardest one
-    survival: float  # share of simulated games the ship survived
-    games: int
-    crew: str
-
-    @property
-    def label(self) -> str:
-        """Returns easy, moderate, hard (the official range) or extreme."""
-        if self.value < self.low - 10:
-            return "easy"
-        if self.value < self.low:
-            return "moderate"
-        if self.value <= self.high:
-            return "hard"
-        return "extreme"
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from collections.abc import Iterator
 from authoring.engine import EngineError
 from authoring.lint.campaign_context import CampaignContext
 from authoring.lint.rule import Finding, Options
-from authoring.lint.sim.campaign import CampaignStats, simulate_campaign
+from authoring.simulation.campaign import CampaignStats, simulate_campaign
 
 CODE = "C103"
 NAME = "damaged-unsurvivable"

@@ -5,7 +5,9 @@ from the mission's decks, random trajectories unless pinned, random damage token
 reports the difficulty 0-100 (how far the crew falls short: half for survival, half for the
 share of threat points banked; see ``SimulationStats.difficulty``), the survival rate and
 the threat that most often destroys the ship, next to the range of official missions 1-8
-under the same settings (``authoring/lint/sim/calibration.json``).
+under the same settings (``authoring/simulation/calibration.json``). Both figures carry
+their 95 % interval (``authoring/simulation/rating.py``): 20 games rate a mission to about
+± 10 points, enough to tell a walk-over from a massacre, not two neighbours apart.
 
 **Why it matters.** Nobody can tell from the file whether a custom mission is fair; a rating
 on the official scale can.
@@ -41,7 +43,8 @@ from authoring.engine import EngineError
 from authoring.lint.context import LintContext
 from authoring.lint.rule import Finding, Options
 from authoring.lint.rules._util import EVENTS_KEY
-from authoring.lint.sim.calibration import DEFAULT_SETTINGS, official_range
+from authoring.simulation.calibration import DEFAULT_SETTINGS
+from authoring.simulation.rating import rate
 
 CODE = "G103"
 NAME = "difficulty-rating"
@@ -59,9 +62,10 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     except EngineError as error:
         yield Finding(EVENTS_KEY, f"cannot simulate the mission: {error}", key=True)
         return
-    low, high = official_range()
+    rating = rate(stats)
+    survival_low, survival_high = rating.survival_interval
     killer = stats.killers().most_common(1)
     worst = f"; most often lost to {killer[0][0]}" if killer else ""
-    yield Finding(EVENTS_KEY, f"difficulty {stats.difficulty():.1f} (official missions 1-8: "
-                  f"{low:.1f}-{high:.1f}); survived {stats.survival_rate:.0%} of "
-                  f"{stats.games} games with the {stats.crew} crew{worst}", key=True)
+    yield Finding(EVENTS_KEY, f"difficulty {rating.describe()}; survived "
+                  f"{rating.survival:.0%} ({survival_low:.0%}-{survival_high:.0%}) of "
+                  f"{rating.games} games with the {rating.crew} crew{worst}", key=True)

@@ -49,9 +49,9 @@ from authoring.engine.threats.cards import get_card
 from authoring.lint.context import LintContext, event_path
 from authoring.lint.rule import Finding, Options
 from authoring.lint.rules._util import threats
-from authoring.lint.sim.heuristic import HeuristicCrew, path
-from authoring.lint.sim.montecarlo import figures_for
-from authoring.lint.sim.planner import TOKENS
+from authoring.simulation.heuristic import HeuristicCrew, path
+from authoring.simulation.montecarlo import figures_for
+from authoring.simulation.planner import TOKENS
 
 CODE = "G102"
 NAME = "undestroyable-threat"

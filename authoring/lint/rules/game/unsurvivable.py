@@ -37,7 +37,7 @@ from authoring.engine import EngineError
 from authoring.lint.context import LintContext
 from authoring.lint.rule import Finding, Options
 from authoring.lint.rules._util import EVENTS_KEY
-from authoring.lint.sim.calibration import DEFAULT_SETTINGS, official_range
+from authoring.simulation.calibration import DEFAULT_SETTINGS, official_range
 
 CODE = "G101"
 NAME = "unsurvivable-mission"

@@ -18,7 +18,7 @@ from authoring.engine import Plan, make_crew_plan, resolve
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
 from authoring.engine.setup import Setup
-from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew, styles
+from authoring.simulation.heuristic import SLOTS, HeuristicCrew, styles
 
 TOKENS = ("-", "r", "b", "l", "A", "B", "C", "R")
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from authoring.engine.campaign import POLICY, resolve_campaign
 from authoring.engine.threats.cards import get_card
-from authoring.lint.sim.montecarlo import in_workers, make_crew, plan_game
 from authoring.mission.campaign import Campaign
+from authoring.simulation.montecarlo import in_workers, make_crew, plan_game
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from typing import Any, Protocol, TypeVar
 from authoring._workers import worker_pool
 from authoring.engine import Plan, make_crew_plan, resolve
 from authoring.engine.setup import Setup, setup_from_mission
-from authoring.lint.sim.heuristic import SLOTS, HeuristicCrew
-from authoring.lint.sim.planner import PlanningCrew
 from authoring.mission.model import Mission
+from authoring.simulation.heuristic import SLOTS, HeuristicCrew
+from authoring.simulation.planner import PlanningCrew
 
 T = TypeVar("T")
 
@@ -107,24 +107,30 @@ class SimulationStats:
         return {zone: sum(o.damage[i] for o in self.outcomes) / n
                 for i, zone in enumerate(("red", "white", "blue"))}
 
+    def progress(self) -> list[float]:
+        """Each game's progress from 0 to 1 (see ``difficulty``)."""
+        values = []
+        for o in self.outcomes:
+            if o.score is None:
+                values.append(0.5 * (o.turn - 1) / 12)
+            else:
+                banked = (min(max(o.score, 0), o.best_points) / o.best_points
+                          if o.best_points > 0 else 1.0)
+                values.append(0.5 + 0.5 * banked)
+        return values
+
     def difficulty(self) -> float:
         """Returns the difficulty 0-100: how far the crew falls short, on average.
 
         Each game rates the crew's progress from 0 to 1: a lost game ``0.5 x (turn - 1) / 12``
         (how long the ship held), a survived one ``0.5 + 0.5 x banked`` where ``banked`` is
         its score clamped to 0 … the destroyed value of all its threats. The difficulty is
-        ``100 x (1 - mean progress)``: 0 is a walk-over, 100 a ship lost in turn 1.
+        ``100 x (1 - mean progress)``: 0 is a walk-over, 100 a ship lost in turn 1. Its 95 %
+        interval is ``authoring/simulation/rating.py``'s.
         """
-        if not self.outcomes:
+        progress = self.progress()
+        if not progress:
             return 0.0
-        progress = []
-        for o in self.outcomes:
-            if o.score is None:
-                progress.append(0.5 * (o.turn - 1) / 12)
-            else:
-                banked = (min(max(o.score, 0), o.best_points) / o.best_points
-                          if o.best_points > 0 else 1.0)
-                progress.append(0.5 + 0.5 * banked)
         return 100.0 * (1 - sum(progress) / len(progress))
 
 

@@ -1,0 +1,104 @@
+"""One difficulty rating, with its uncertainty, for every place that shows one.
+
+``lint`` (G103), ``sheets --rate``, pack pages and ``simulate`` all rate a mission through
+``rate``: the simulation's difficulty (0-100, see ``SimulationStats.difficulty``) next to the
+official missions 1-8 rated by the same crew and settings (``calibration.json``), with 95 %
+intervals, so that a figure from 20 games is not read as more exact than it is.
+
+* The difficulty's interval is the mean's normal interval: ``1.96 x s / sqrt(n)`` over the
+  games' progress values (``s`` their sample standard deviation).
+* Survival's interval is Wilson's score interval, which stays inside 0-1 and behaves for rates
+  near 0 or 1 and for few games.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from authoring.simulation.calibration import DEFAULT_SETTINGS, official_range
+
+if TYPE_CHECKING:  # the site's model holds ratings without loading the engine
+    from authoring.mission.model import Mission
+    from authoring.simulation.montecarlo import SimulationStats
+
+#: The normal quantile of a two-sided 95 % interval.
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A difficulty rating by simulation, next to the official missions' range."""
+
+    value: float  # 0 (a walk-over) … 100 (a ship lost in turn 1)
+    margin: float  # half the width of the value's 95 % interval
+    low: float  # the easiest official mission 1-8 under the same simulation
+    high: float  # the hardest one
+    survival: float  # share of simulated games the ship survived
+    survival_interval: tuple[float, float]  # its 95 % interval
+    games: int
+    crew: str
+
+    @property
+    def label(self) -> str:
+        """Returns easy, moderate, hard (the official range) or extreme."""
+        if self.value < self.low - 10:
+            return "easy"
+        if self.value < self.low:
+            return "moderate"
+        if self.value <= self.high:
+            return "hard"
+        return "extreme"
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The value's 95 % interval, within 0-100."""
+        return max(0.0, self.value - self.margin), min(100.0, self.value + self.margin)
+
+    def describe(self) -> str:
+        """One line: "40.5 ± 9.8 (95 %, 20 games; official missions 1-8: 33.0-56.7)"."""
+        return (f"{self.value:.1f} ± {self.margin:.1f} (95 %, {self.games} games; official "
+                f"missions 1-8: {self.low:.1f}-{self.high:.1f})")
+
+
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """Wilson's 95 % score interval of a rate (0-1 for no trials)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    z2 = Z95 * Z95
+    centre = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials)) \
+        / (1 + z2 / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(stats: SimulationStats) -> Rating:
+    """The rating of a finished simulation on the calibrated scale."""
+    progress = stats.progress()
+    n = len(progress)
+    if n >= 2:
+        mean = sum(progress) / n
+        spread = math.sqrt(sum((p - mean) ** 2 for p in progress) / (n - 1))
+        margin = 100.0 * Z95 * spread / math.sqrt(n)
+    else:
+        margin = 100.0  # one game says nothing about the spread
+    low, high = official_range()
+    survived = sum(o.survived for o in stats.outcomes)
+    return Rating(round(stats.difficulty(), 1), round(margin, 1), low, high,
+                  stats.survival_rate, wilson(survived, n), n, stats.crew)
+
+
+def rate_mission(mission: Mission) -> tuple[Rating | None, str]:
+    """Rates ``mission`` with the G rules' settings; ``None`` and why when it cannot be."""
+    from authoring.engine import EngineError
+    from authoring.simulation.montecarlo import simulate_with
+
+    if not mission.threats():
+        return None, "no threats to rate"
+    try:
+        stats = simulate_with(mission, DEFAULT_SETTINGS)
+    except EngineError as error:
+        return None, f"cannot simulate the mission: {error}"
+    return rate(stats), ""
