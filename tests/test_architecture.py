@@ -31,9 +31,14 @@ ALLOWED: dict[str, set[str]] = {
     "publish": {
         "publish", "render", "audio", "lint", "mission", "engine", "errors", "_resources", "_files",
     },
+    # the studio is a local editor over everything below it (generate for new missions)
+    "studio": {
+        "studio", "publish", "render", "audio", "lint", "generate", "mission", "engine",
+        "errors", "_resources", "_files",
+    },
     "cli": {
         "cli", "mission", "engine", "audio", "lint", "generate", "report", "render", "solve",
-        "publish", "errors", "_resources", "_files", "",
+        "publish", "studio", "errors", "_resources", "_files", "",
     },
     "__main__": {"cli"},
 }
