@@ -235,12 +235,8 @@ def apply_edit(text: str, edit: Mapping[str, Any]) -> tuple[str, int | None]:
         index = len(events) - 1
     elif op == "delete":
         index = _index(events, edit.get("index"))
-        events.ca.items.pop(index, None)  # the comment written after it goes with it
+        # ruamel drops the comment written after it and moves the later ones up by one
         del events[index]
-        # ruamel keeps comments by position: shift the later ones down by one
-        later = sorted(k for k in events.ca.items if k > index)
-        for k in later:
-            events.ca.items[k - 1] = events.ca.items.pop(k)
         return dump(data), None
     else:
         raise EditError(f"unknown edit {op!r}: expected move, set, add, delete or meta")
