@@ -34,7 +34,7 @@ ALLOWED: dict[str, set[str]] = {
     # the studio is a local editor over everything below it (generate for new missions)
     "studio": {
         "studio", "publish", "render", "audio", "lint", "generate", "mission", "engine",
-        "errors", "_resources", "_files",
+        "errors", "_resources", "_files", "",
     },
     "cli": {
         "cli", "mission", "engine", "audio", "lint", "generate", "report", "render", "solve",

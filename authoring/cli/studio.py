@@ -18,7 +18,7 @@ app = typer.Typer()
 def studio(
     target: Annotated[Path, typer.Argument(
         help="A mission file to open, or the folder of missions to work in (default: here).",
-        metavar="[MISSION|DIR]")] = Path("."),
+        metavar="MISSION|DIR")] = Path("."),
     port: Annotated[int, typer.Option(
         "--port", metavar="PORT", min=0, max=65535,
         help="Port on 127.0.0.1 (default: a free one).")] = 0,

@@ -107,8 +107,10 @@ def _seconds(value: Any) -> int:
     raise EditError(f"'at': expected seconds or an m:ss time such as '1:30', got {value!r}")
 
 
-def _clock(value: Any) -> DoubleQuotedScalarString:
-    return DoubleQuotedScalarString(format_clock(_seconds(value)))
+def _clock(value: Any) -> str:
+    """A mission time as the format writes it: a quoted ``"m:ss"`` string."""
+    text: str = DoubleQuotedScalarString(format_clock(_seconds(value)))
+    return text
 
 
 def _flow(value: Any) -> Any:

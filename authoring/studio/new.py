@@ -39,8 +39,12 @@ def template(mission_id: str, profile: str = "base", players: int = 5) -> str:
 
 def generated(options: Mapping[str, Any]) -> str:
     """The text ``spacealert generate`` writes for ``options`` (profile, players, seed …)."""
-    from authoring.generate import GenerateOptions, check_options, generate_mission, \
-        generated_text
+    from authoring.generate import (
+        GenerateOptions,
+        check_options,
+        generate_mission,
+        generated_text,
+    )
 
     known = {"profile", "players", "seed", "threat_level", "decks"}
     unknown = sorted(set(options) - known)

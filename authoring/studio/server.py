@@ -237,7 +237,7 @@ class StudioServer(PreviewServer):
         self.checker = Checker(self.folder.root, voice, cache_dir)
         self.audio_lock = threading.Lock()  # one synthesis at a time (2-core machines)
         super().__init__(STATIC, port, quiet=quiet)
-        self.RequestHandlerClass = functools.partial(  # type: ignore[assignment]
+        self.RequestHandlerClass = functools.partial(
             StudioHandler, directory=str(STATIC))
         self.routes: dict[tuple[str, str], Route] = {
             ("GET", "/api/session"): StudioServer.session,

@@ -161,9 +161,39 @@ function renderAll() {
     snap: (seconds, fine) => Math.round(seconds / (fine ? FINE : SNAP)) * (fine ? FINE : SNAP),
   });
   renderProblems();
+  renderCues();
   renderForm();
   renderMeta();
   showDirty();
+}
+
+function renderCues() {
+  const cues = state.timeline ? state.timeline.cues.filter((c) => c.speech || c.kind === "static") : [];
+  const rows = cues.map((c) => {
+    const tr = document.createElement("tr");
+    if (c.overlap) tr.className = "overlap";
+    if (c.event !== null && c.event === state.selected) tr.classList.add("mine");
+    tr.dataset.cue = c.index;
+    const cells = [c.time.replace(/\.000$/, ""), `${((c.end_ms - c.start_ms) / 1000).toFixed(1)} s`,
+      c.text || c.kind.replace("_", " ")];
+    for (const [n, text] of cells.entries()) {
+      const td = document.createElement("td");
+      if (n < 2) td.className = "t";
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    const td = document.createElement("td");
+    const button = document.createElement("button");
+    button.type = "button"; button.textContent = "▶"; button.title = "Play this cue";
+    button.addEventListener("click", () => play({ cue: c.index }, c.start_ms, `cue at ${cells[0]}`));
+    td.appendChild(button);
+    tr.appendChild(td);
+    return tr;
+  });
+  $("cues").replaceChildren(...rows);
+  const t = state.timeline;
+  $("lengths-note").textContent = !t ? "" : t.lengths === "voice"
+    ? `(voice ${t.voice}: real clip lengths)` : `(nominal lengths${t.note ? `: ${t.note}` : ""})`;
 }
 
 function renderProblems() {
