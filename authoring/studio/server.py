@@ -20,7 +20,9 @@ Routes (all JSON unless said otherwise; errors are ``{"error": …, "hint": …}
 * ``POST /api/render`` ``{text, event | cue | from_ms, seconds}``: ``audio/wav``;
 * ``POST /api/new`` ``{file, profile, players}`` or ``{file, generate: {…}}``;
 * ``POST /api/rate`` ``{text}``: the ``G`` rules and the simulated difficulty;
-* ``GET /api/rule/CODE``: the rule's explanation (``spacealert rules CODE``).
+* ``GET /api/rule/CODE``: the rule's explanation (``spacealert rules CODE``);
+* ``POST /api/testrun`` ``{text}``: the whole soundtrack rendered into the player page of
+  ``spacealert play`` (crew view), served under ``/run/N/`` until the next test run.
 """
 
 from __future__ import annotations
@@ -73,7 +75,9 @@ class StudioHandler(RangeRequestHandler):
 
     def end_headers(self) -> None:
         for name, value in _SECURITY_HEADERS.items():
-            self.send_header(name, value)
+            # the test-run pages are the pack site's own player (its policy is its own)
+            if name != "Content-Security-Policy" or not getattr(self, "_site_page", False):
+                self.send_header(name, value)
         super().end_headers()
 
     # --- request screening ---------------------------------------------------------------
@@ -99,13 +103,29 @@ class StudioHandler(RangeRequestHandler):
         return False
 
     def do_GET(self) -> None:
+        self._site_page = False
         if not self._screen():
             return
         if self.path.startswith("/api/"):
             self._api("GET")
             return
+        if self.path.startswith("/run/"):
+            self._serve_run()
+            return
         if urlsplit(self.path).path in ("", "/"):
             self.path = "/index.html"
+        super().do_GET()
+
+    def _serve_run(self) -> None:
+        """Serves the latest test run's site (the preview server's checks apply to it)."""
+        run = self.server.run
+        prefix = f"/run/{run[0]}/" if run else None
+        if run is None or prefix is None or not self.path.startswith(prefix):
+            self.send_error(HTTPStatus.NOT_FOUND, "No such test run (start a new one)")
+            return
+        self._site_page = True
+        self.directory = str(run[1])
+        self.path = "/" + self.path[len(prefix):]
         super().do_GET()
 
     def do_HEAD(self) -> None:
@@ -250,7 +270,10 @@ class StudioServer(PreviewServer):
             ("POST", "/api/render"): StudioServer.render,
             ("POST", "/api/new"): StudioServer.create,
             ("POST", "/api/rate"): StudioServer.rate,
+            ("POST", "/api/testrun"): StudioServer.testrun,
         }
+        self.run: tuple[int, Path] | None = None  # the latest test run: number and folder
+        self.runs = 0
 
     # Routes are called as route(handler, query, body); ``handler.server`` is self.
 
@@ -357,6 +380,42 @@ class StudioServer(PreviewServer):
             return {"code": code, "name": name, "severity": "error", "doc": doc}
         raise ApiError(HTTPStatus.NOT_FOUND, f"no rule {code!r}",
                        hint="spacealert rules lists every code")
+
+    @staticmethod
+    def testrun(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
+        import shutil
+        import tempfile
+
+        from authoring.mission import InvalidFileError, check_mission, parse_document
+        from authoring.publish.play import AUTOPLAY, prepare
+
+        s = h.server
+        mission, problems = check_mission(parse_document(_text(body), "mission.yaml"))
+        if mission is None:
+            raise InvalidFileError(problems)
+        cache = ClipCache(s.cache_dir) if s.cache_dir else None
+        root = Path(tempfile.mkdtemp(prefix="spacealert-studio-run-"))
+        try:
+            with s.audio_lock:
+                site = prepare(mission, s.voice, root, cache)
+        except BaseException:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
+        with s.audio_lock:
+            old, s.runs = s.run, s.runs + 1
+            s.run = (s.runs, root)
+        if old is not None:
+            shutil.rmtree(old[1], ignore_errors=True)
+        return {"url": f"/run/{s.runs}/{site.page}{AUTOPLAY}", "title": site.title}
+
+    def server_close(self) -> None:
+        """Closes the socket and removes the latest test run's folder."""
+        import shutil
+
+        super().server_close()
+        if self.run is not None:
+            shutil.rmtree(self.run[1], ignore_errors=True)
+            self.run = None
 
     def analyse(self, text: str, display: str, *, measured: bool) -> dict[str, Any]:
         """The checks of ``text`` (measuring clip lengths takes the audio lock)."""

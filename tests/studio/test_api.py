@@ -334,3 +334,26 @@ def test_every_bundled_mission_survives_an_edit_round_trip() -> None:
     for path in sorted((MISSION.parents[1]).rglob("*.yaml")):
         text = path.read_text(encoding="utf-8")
         assert roundtrip(text) == text, path
+
+
+def test_test_run_serves_the_players_page_until_the_next_run(studio: Studio) -> None:
+    status, run, _ = studio.call("POST", "/api/testrun", {"text": TEXT})
+    assert status == 200 and run["url"].startswith("/run/1/") and run["url"].endswith("#play")
+    page_path = run["url"].split("#")[0]
+    status, page, headers = studio.call("GET", page_path)
+    assert status == 200 and b"Mission 1" in page
+    assert "Content-Security-Policy" not in headers  # the site's own page
+    wav = f"/run/1/files/cd-mission-1/cd-mission-1.{studio.server.voice.id}.wav"
+    status, part, headers = studio.call("GET", wav, headers={"Range": "bytes=0-99"})
+    assert status == 206 and len(part) == 100 and part[:4] == b"RIFF"
+    first = studio.server.run[1] if studio.server.run else None
+    assert first is not None and first.is_dir()
+    status, second, _ = studio.call("POST", "/api/testrun", {"text": TEXT})
+    assert second["url"].startswith("/run/2/") and not first.exists()
+    assert studio.call("GET", page_path)[0] == 404
+    for path in ("/run/2/../../m1.yaml", "/run/2/%2e%2e/%2e%2e/etc/passwd", "/run/x/index.html"):
+        assert studio.call("GET", path)[0] == 404
+    status, answer, _ = studio.call("POST", "/api/testrun", {"text": "format: 1"})
+    assert status == 422 and answer["error"]
+    studio.server.server_close()
+    assert studio.server.run is None

@@ -131,3 +131,16 @@ def test_form_add_delete_and_a_change_on_disk(page: Any, studio: Studio, tmp_pat
     assert page.input_value("#yaml").endswith("# edited elsewhere\n")
     assert page.locator('g.ev[data-index="2"]').get_attribute("data-zone") == "blue"
     assert page.problems == []
+
+
+def test_test_run_opens_the_crews_player(page: Any, studio: Studio, tmp_path: Path) -> None:
+    with page.context.expect_page() as opened:
+        page.click("#testrun")
+    player = opened.value
+    player.wait_for_url("**/run/1/missions/*.html#play", timeout=60_000)
+    player.wait_for_function("document.getElementById('player').dataset.ready === 'yes'",
+                             timeout=60_000)
+    player.wait_for_function("document.getElementById('track').currentTime > 0.2",
+                             timeout=30_000)
+    player.screenshot(path=str(shots(tmp_path) / "studio-testrun.png"))
+    assert page.problems == []

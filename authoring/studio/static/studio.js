@@ -360,6 +360,21 @@ async function rate() {
   }
 }
 
+async function testRun() {
+  // the tab is opened at once (a pop-up blocker allows it during the click) and sent on later
+  const tab = window.open("", "_blank");
+  setStatus("rendering the whole soundtrack for a test run…");
+  try {
+    const answer = await api("POST", "/api/testrun", { text: state.text });
+    if (tab) tab.location.href = answer.url;
+    else location.assign(answer.url);
+    showDirty();
+  } catch (error) {
+    if (tab) tab.close();
+    setStatus(error.message, "error");
+  }
+}
+
 async function newMission(form) {
   const f = form.elements;
   const body = { file: f.file.value.trim() };
@@ -384,6 +399,7 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("rate").addEventListener("click", rate);
+  $("testrun").addEventListener("click", testRun);
   $("add").addEventListener("click", () => addAt(Math.min(selectedSeconds() + 30, 59 * 60)));
   $("delete").addEventListener("click", () => {
     if (state.selected !== null) edit({ op: "delete", index: state.selected });
