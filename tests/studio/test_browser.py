@@ -144,3 +144,29 @@ def test_test_run_opens_the_crews_player(page: Any, studio: Studio, tmp_path: Pa
                              timeout=30_000)
     player.screenshot(path=str(shots(tmp_path) / "studio-testrun.png"))
     assert page.problems == []
+
+
+def test_typing_yaml_is_checked_and_one_undo_step(page: Any, studio: Studio) -> None:
+    page.click("details:has(#yaml) > summary")
+    text = page.input_value("#yaml")
+    page.fill("#yaml", text.replace('phases: ["3:45", "7:30", "10:00"]',
+                                    'phases: ["3:45", "3:30", "10:00"]'))
+    page.locator('#problems li[data-code="M002"]').wait_for()
+    page.wait_for_selector("rect.phase-end.has-problem[data-phase=\"2\"]")
+    # the last good timeline stays on screen while the text is invalid
+    assert page.locator("g.ev").count() == 16
+    page.locator("#timeline").click(position={"x": 5, "y": 5})
+    page.keyboard.press("Control+z")
+    page.wait_for_function("!document.querySelector('#problems li[data-code=\"M002\"]')")
+    assert page.input_value("#yaml") == text
+    assert page.problems == []
+
+
+@pytest.mark.slow
+def test_rating_shows_progress_then_the_difficulty(page: Any) -> None:
+    page.click("#rate")
+    page.wait_for_selector("#rating .spinner")
+    page.wait_for_function("document.getElementById('rating').textContent.includes('Difficulty')",
+                           timeout=120_000)
+    assert "survival" in page.text_content("#rating")
+    assert page.problems == []

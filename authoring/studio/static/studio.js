@@ -427,8 +427,12 @@ function wire() {
       decks: { common: f.common.value, serious: f.serious.value },
     } });
   });
+  let lastTyped = 0;
   $("yaml").addEventListener("input", (e) => {
-    setText(e.target.value);
+    // a burst of typing is one undo step
+    const now = Date.now();
+    setText(e.target.value, { push: now - lastTyped > 1000 });
+    lastTyped = now;
     checkSoon();
   });
   $("reload").addEventListener("click", () => openFile(state.file));

@@ -10,7 +10,7 @@ const LANES = {
   axis: { y: 0, h: 20 },
   phases: { y: 22, h: 24, label: "phases" },
   threats: { y: 52, h: 36, label: "threats" },
-  other: { y: 94, h: 36, label: "data · comms · story" },
+  other: { y: 94, h: 36, label: "data · comms" },
   derived: { y: 136, h: 18, label: "warnings" },
   heard: { y: 160, h: 14, label: "heard (voice)" },
 };
@@ -74,11 +74,17 @@ export function drawTimeline(svg, view) {
     if (s % 60 === 0) el("text", { x: x(s) + 2, y: 12, class: "tick-label" }, svg).textContent = clock(s);
   }
 
-  // phases as bands
+  // phases as bands; a phase end with a problem is outlined
+  const phaseProblems = new Set(problems.map((p) => /^\$\.phases\[(\d+)\]/.exec(p.path || ""))
+    .filter(Boolean).map((m) => Number(m[1])));
   let start = 0;
   phases.forEach((end, n) => {
     el("rect", { x: x(start), y: LANES.phases.y, width: Math.max(0, x(end) - x(start)), height: LANES.phases.h,
-      class: `phase${n % 2 ? " odd" : ""}`, "data-phase": n + 1 }, svg);
+      class: `phase${n % 2 ? " odd" : ""}${phaseProblems.has(n) ? " has-problem" : ""}`,
+      "data-phase": n + 1 }, svg);
+    const mark = el("rect", { x: x(end) - 2, y: LANES.phases.y - 4, width: 4, height: LANES.phases.h + 8,
+      class: `phase-end${phaseProblems.has(n) ? " has-problem" : ""}`, "data-phase": n + 1 }, svg);
+    el("title", {}, mark).textContent = `phase ${n + 1} ends at ${clock(end)}`;
     el("text", { x: x(start) + 6, y: LANES.phases.y + 16 }, svg).textContent =
       `Phase ${n + 1} · ends ${clock(end)}`;
     start = end;
