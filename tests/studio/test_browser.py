@@ -70,7 +70,7 @@ def test_drag_lint_listen_undo_and_save(page: Any, studio: Studio, tmp_path: Pat
     assert "has-" in (page.locator('g.ev[data-index="1"]').get_attribute("class") or "")
     assert page.locator("body").get_attribute("data-dirty") == "yes"
     page.screenshot(path=str(shots(tmp_path) / "studio-problem.png"))
-    # drag it on to 1:00 (Shift: 1 s snapping is exercised by the unit step): the problem goes
+    # drag it on to 1:00: the problem goes
     drag(page, 1, 40)
     page.wait_for_function("!document.querySelector('#problems li[data-code=\"T110\"]')")
     assert page.locator('g.ev[data-index="1"]').get_attribute("data-at") == "1:00"
@@ -169,4 +169,47 @@ def test_rating_shows_progress_then_the_difficulty(page: Any) -> None:
     page.wait_for_function("document.getElementById('rating').textContent.includes('Difficulty')",
                            timeout=120_000)
     assert "survival" in page.text_content("#rating")
+    assert page.problems == []
+
+
+def test_a_finger_drags_a_threat_on_a_tablet(chromium: Any, studio: Studio,
+                                             tmp_path: Path) -> None:
+    context = chromium.new_context(viewport={"width": 1024, "height": 768}, has_touch=True,
+                                   is_mobile=True, bypass_csp=True)
+    tab = context.new_page()
+    try:
+        tab.goto(studio.url)
+        tab.wait_for_function("document.body.dataset.ready === 'yes'", timeout=60_000)
+        # touch targets: every toolbar button at least 40 px high
+        heights = tab.eval_on_selector_all(".bar button", "bs => bs.map(b => b.offsetHeight)")
+        assert min(heights) >= 40
+        box = tab.locator('g.ev[data-index="2"]').bounding_box()
+        px = float(tab.eval_on_selector("#timeline", "svg => svg.dataset.pxPerSecond"))
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        cdp = context.new_cdp_session(tab)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
+                                              "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, 6):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x + step * 30 * px / 5, "y": y}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        tab.wait_for_function(
+            "document.querySelector('g.ev[data-index=\"2\"]')?.dataset.at === '2:20'")
+        tab.screenshot(path=str(shots(tmp_path) / "studio-tablet.png"))
+    finally:
+        context.close()
+
+
+def test_snapping_5_s_or_1_s_with_shift_and_arrow_keys(page: Any) -> None:
+    drag(page, 2, 7)  # 1:50 + 7 s snaps to 5 s
+    page.wait_for_function("document.querySelector('g.ev[data-index=\"2\"]').dataset.at === '1:55'")
+    page.keyboard.down("Shift")
+    drag(page, 2, 7)  # with Shift: to the second
+    page.keyboard.up("Shift")
+    page.wait_for_function("document.querySelector('g.ev[data-index=\"2\"]').dataset.at === '2:02'")
+    page.locator('g.ev[data-index="2"]').focus()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('g.ev[data-index=\"2\"]').dataset.at === '1:57'")
+    page.keyboard.press("ArrowLeft")  # the moved marker kept the focus
+    page.wait_for_function("document.querySelector('g.ev[data-index=\"2\"]').dataset.at === '1:52'")
     assert page.problems == []

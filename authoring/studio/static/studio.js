@@ -155,11 +155,18 @@ async function listFiles(selected) {
 // --- drawing ---------------------------------------------------------------------------------
 
 function renderAll() {
+  // keyboard users keep their place: the redrawn marker of the selection takes the focus back
+  const focused = document.activeElement && document.activeElement.closest
+    ? document.activeElement.closest("g.ev") : null;
   drawTimeline($("timeline"), {
     data: state.data, timeline: state.timeline, problems: state.problems,
     selected: state.selected, onSelect: select, onMove: move, onAddAt: addAt,
     snap: (seconds, fine) => Math.round(seconds / (fine ? FINE : SNAP)) * (fine ? FINE : SNAP),
   });
+  if (focused && state.selected !== null) {
+    const marker = document.querySelector(`g.ev[data-index="${state.selected}"]`);
+    if (marker) marker.focus();
+  }
   renderProblems();
   renderCues();
   renderForm();

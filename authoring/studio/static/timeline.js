@@ -164,6 +164,8 @@ export function drawTimeline(svg, view) {
 function dragging(svg, g, { index, at, px, endS, snap, onSelect, onMove }) {
   let startX = null, moved = false, target = at;
   const y = g.transform.baseVal.consolidate().matrix.f;
+  // a finger on a marker drags it instead of scrolling the timeline
+  g.addEventListener("touchstart", (e) => e.preventDefault(), { passive: false });
   g.addEventListener("pointerdown", (e) => {
     startX = e.clientX; moved = false; target = at;
     g.setPointerCapture(e.pointerId);
