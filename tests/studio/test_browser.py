@@ -213,3 +213,25 @@ def test_snapping_5_s_or_1_s_with_shift_and_arrow_keys(page: Any) -> None:
     page.keyboard.press("ArrowLeft")  # the moved marker kept the focus
     page.wait_for_function("document.querySelector('g.ev[data-index=\"2\"]').dataset.at === '1:52'")
     assert page.problems == []
+
+
+def test_the_mission_form_sets_players_phases_decks_and_trajectories(page: Any,
+                                                                      studio: Studio) -> None:
+    page.click("details:has(#meta-form) > summary")
+    page.fill("#meta-form input[name=title]", "Renamed")
+    page.select_option("#meta-form select[name=players]", "4")
+    page.fill("#meta-form input[name=phases]", "3:40, 7:30, 10:00")
+    page.select_option("#meta-form select[name=common]", "yellow")
+    page.check("#meta-form input[name=pin]")
+    page.select_option("#meta-form select[name=t_blue]", "T5")
+    page.click("#meta-form button[type=submit]")
+    page.wait_for_function("document.body.dataset.dirty === 'yes'")
+    page.keyboard.press("Control+s")
+    page.wait_for_function("document.body.dataset.dirty === 'no'")
+    mission = load_mission(studio.folder / "m1.yaml")
+    assert (mission.title, mission.players, mission.phases[0]) == ("Renamed", 4, 220)
+    assert mission.decks.common == "yellow" and mission.trajectories is not None
+    assert mission.trajectories["blue"] == "T5"
+    saved = (studio.folder / "m1.yaml").read_text(encoding="utf-8")
+    assert saved.startswith("# Mission 1: official track")
+    assert page.problems == []

@@ -292,6 +292,9 @@ function renderMeta() {
   f.profile.value = d.profile ?? "base"; f.players.value = String(d.players ?? 5);
   f.phases.value = Array.isArray(d.phases) ? d.phases.join(", ") : "";
   f.common.value = d.decks?.common ?? "mixed"; f.serious.value = d.decks?.serious ?? "mixed";
+  const t = d.trajectories && typeof d.trajectories === "object" ? d.trajectories : null;
+  f.pin.checked = !!t;
+  for (const zone of ["red", "white", "blue", "internal"]) f[`t_${zone}`].value = (t && t[zone]) || "T1";
 }
 
 // --- actions ---------------------------------------------------------------------------------
@@ -432,6 +435,8 @@ function wire() {
       profile: f.profile.value, players: Number(f.players.value),
       phases: f.phases.value.split(",").map((s) => s.trim()).filter(Boolean),
       decks: { common: f.common.value, serious: f.serious.value },
+      trajectories: f.pin.checked ? Object.fromEntries(["red", "white", "blue", "internal"]
+        .map((zone) => [zone, f[`t_${zone}`].value])) : null,
     } });
   });
   let lastTyped = 0;
