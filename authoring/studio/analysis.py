@@ -40,7 +40,8 @@ class Checker:
         found = find_config(self.folder)
         self.linter = Linter(read_config(found) if found else None)
 
-    def check(self, text: str, display: str, *, measured: bool = True) -> dict[str, Any]:
+    def check(self, text: str, display: str, *, measured: bool = True,
+              voice: Voice | None = None) -> dict[str, Any]:
         """Returns the problems, the mission data and (when valid) the timeline of ``text``."""
         doc = parse_document(text, display)
         problems = self.linter.lint_document(doc)
@@ -52,17 +53,20 @@ class Checker:
             "timeline": None,
         }
         if mission is not None:
-            answer["timeline"] = self.timeline(mission, measured=measured)
+            answer["timeline"] = self.timeline(mission, measured=measured,
+                                               voice=voice or self.voice)
         return answer
 
-    def timeline(self, mission: Mission, *, measured: bool) -> dict[str, Any]:
+    def timeline(self, mission: Mission, *, measured: bool,
+                 voice: Voice | None = None) -> dict[str, Any]:
         """The compiled cues with their heard span (the voice's real lengths when measured)."""
+        voice = voice or self.voice
         timeline = compile_timeline(mission)
         note = ""
         lengths: list[int] | None = None
         if measured:
             try:
-                lengths = measure_cues(timeline, self.voice, cache_dir=self.cache_dir)
+                lengths = measure_cues(timeline, voice, cache_dir=self.cache_dir)
             except AuthoringError as error:  # e.g. the voice's engine is not installed
                 note = f"nominal cue lengths: {error.message}"
         spans = heard(timeline.cues, lengths)
@@ -77,7 +81,7 @@ class Checker:
         return {"phases_ms": list(timeline.phases_ms), "players": timeline.players,
                 "end_ms": max(s.end_ms for s in spans), "cues": cues,
                 "lengths": "voice" if lengths is not None else "nominal",
-                "voice": self.voice.id, "note": note}
+                "voice": voice.id, "note": note}
 
     def rate(self, text: str, display: str) -> dict[str, Any]:
         """Runs the opt-in simulation rules (``G``) and the pack's difficulty rating."""

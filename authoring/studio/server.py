@@ -12,7 +12,7 @@ cross-origin form cannot send that without a preflight, which is never answered)
 
 Routes (all JSON unless said otherwise; errors are ``{"error": …, "hint": …}`` with a 4xx):
 
-* ``GET /api/session``: the folder, its files, the file opened first, voice and version;
+* ``GET /api/session``: the folder, its files, the file opened first, the voices and version;
 * ``GET /api/files``; ``GET /api/mission?file=F`` (text, token, checks, timeline);
 * ``GET /api/status?file=F``: the token of the file on disk now (changes by other editors);
 * ``POST /api/check`` ``{text}``; ``POST /api/edit`` ``{text, edit}``: the new text + checks;
@@ -39,7 +39,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from authoring import __version__
 from authoring.audio import ClipCache
-from authoring.audio.voice import Voice
+from authoring.audio.voice import Voice, bundled_voices, load_voice
 from authoring.errors import AuthoringError, UsageError
 from authoring.mission.timeline import compile_timeline
 from authoring.publish.serve import HOST, PreviewServer, RangeRequestHandler
@@ -253,9 +253,13 @@ class StudioServer(PreviewServer):
         self.folder = MissionFolder(folder)
         self.first = first
         self.voice = voice
+        self.voices: dict[str, Voice] = {voice.id: voice}  # loaded on first use
         self.cache_dir = cache_dir
         self.checker = Checker(self.folder.root, voice, cache_dir)
         self.audio_lock = threading.Lock()  # one synthesis at a time (2-core machines)
+        # before the socket is bound: a failed bind calls server_close(), which reads it
+        self.run: tuple[int, Path] | None = None  # the latest test run: number and folder
+        self.runs = 0
         super().__init__(STATIC, port, quiet=quiet)
         self.RequestHandlerClass = functools.partial(
             StudioHandler, directory=str(STATIC))
@@ -272,8 +276,6 @@ class StudioServer(PreviewServer):
             ("POST", "/api/rate"): StudioServer.rate,
             ("POST", "/api/testrun"): StudioServer.testrun,
         }
-        self.run: tuple[int, Path] | None = None  # the latest test run: number and folder
-        self.runs = 0
 
     # Routes are called as route(handler, query, body); ``handler.server`` is self.
 
@@ -281,7 +283,8 @@ class StudioServer(PreviewServer):
     def session(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
         s = h.server
         return {"folder": str(s.folder.root), "files": s.folder.files(), "first": s.first,
-                "voice": {"id": s.voice.id, "name": s.voice.name}, "version": __version__}
+                "voice": {"id": s.voice.id, "name": s.voice.name},
+                "voices": sorted({s.voice.id, *bundled_voices()}), "version": __version__}
 
     @staticmethod
     def files(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
@@ -292,7 +295,8 @@ class StudioServer(PreviewServer):
         name = query.get("file")
         text, token = h.server.folder.read(name)
         return {"file": name, "text": text, "token": token,
-                **h.server.analyse(text, str(name), measured=query.get("lengths") != "nominal")}
+                **h.server.analyse(text, str(name), measured=query.get("lengths") != "nominal",
+                                   voice=query.get("voice"))}
 
     @staticmethod
     def status(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
@@ -302,7 +306,8 @@ class StudioServer(PreviewServer):
     @staticmethod
     def check(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
         return h.server.analyse(_text(body), str(body.get("file") or "mission.yaml"),
-                                measured=body.get("lengths") != "nominal")
+                                measured=body.get("lengths") != "nominal",
+                                voice=body.get("voice"))
 
     @staticmethod
     def edit(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
@@ -312,7 +317,8 @@ class StudioServer(PreviewServer):
         text, index = document.apply_edit(_text(body), edit)
         return {"text": text, "index": index,
                 **h.server.analyse(text, str(body.get("file") or "mission.yaml"),
-                                   measured=body.get("lengths") != "nominal")}
+                                   measured=body.get("lengths") != "nominal",
+                                   voice=body.get("voice"))}
 
     @staticmethod
     def save(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
@@ -343,8 +349,9 @@ class StudioServer(PreviewServer):
         else:
             part = listen.cue_excerpt(timeline, event=event, cue=cue)
         cache = ClipCache(s.cache_dir) if s.cache_dir else None
+        voice = s.voice_for(body.get("voice"))
         with s.audio_lock:
-            return listen.render_wav(part, s.voice, cache, bed=from_ms is not None)
+            return listen.render_wav(part, voice, cache, bed=from_ms is not None)
 
     @staticmethod
     def create(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
@@ -394,10 +401,11 @@ class StudioServer(PreviewServer):
         if mission is None:
             raise InvalidFileError(problems)
         cache = ClipCache(s.cache_dir) if s.cache_dir else None
+        voice = s.voice_for(body.get("voice"))
         root = Path(tempfile.mkdtemp(prefix="spacealert-studio-run-"))
         try:
             with s.audio_lock:
-                site = prepare(mission, s.voice, root, cache)
+                site = prepare(mission, voice, root, cache)
         except BaseException:
             shutil.rmtree(root, ignore_errors=True)
             raise
@@ -417,9 +425,23 @@ class StudioServer(PreviewServer):
             shutil.rmtree(self.run[1], ignore_errors=True)
             self.run = None
 
-    def analyse(self, text: str, display: str, *, measured: bool) -> dict[str, Any]:
-        """The checks of ``text`` (measuring clip lengths takes the audio lock)."""
-        if not measured:
-            return self.checker.check(text, display, measured=False)
+    def voice_for(self, chosen: object) -> Voice:
+        """The voice a request names (a bundled voice id), or the studio's own."""
+        if chosen in (None, "") or chosen == self.voice.id:
+            return self.voice
+        if not isinstance(chosen, str) or chosen not in bundled_voices():
+            raise ApiError(HTTPStatus.BAD_REQUEST, f"'voice': no bundled voice {chosen!r}",
+                           hint="spacealert voices list shows them")
         with self.audio_lock:
-            return self.checker.check(text, display, measured=True)
+            if chosen not in self.voices:
+                self.voices[chosen] = load_voice(chosen)
+            return self.voices[chosen]
+
+    def analyse(self, text: str, display: str, *, measured: bool,
+                voice: object = None) -> dict[str, Any]:
+        """The checks of ``text`` (measuring clip lengths takes the audio lock)."""
+        chosen = self.voice_for(voice)
+        if not measured:
+            return self.checker.check(text, display, measured=False, voice=chosen)
+        with self.audio_lock:
+            return self.checker.check(text, display, measured=True, voice=chosen)

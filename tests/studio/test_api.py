@@ -357,3 +357,21 @@ def test_test_run_serves_the_players_page_until_the_next_run(studio: Studio) -> 
     assert status == 422 and answer["error"]
     studio.server.server_close()
     assert studio.server.run is None
+
+
+def test_another_bundled_voice_measures_and_speaks(studio: Studio) -> None:
+    status, session, _ = studio.call("GET", "/api/session")
+    assert "en-espeak" in session["voices"] and "en" in session["voices"]
+    status, answer, _ = studio.call("POST", "/api/check", {"text": TEXT, "voice": "en-espeak"})
+    assert status == 200 and answer["timeline"]["voice"] == "en-espeak"
+    ours = studio.call("POST", "/api/check", {"text": TEXT})[1]["timeline"]
+    theirs = answer["timeline"]
+    threat = [c["end_ms"] - c["start_ms"] for c in ours["cues"] if c["kind"] == "threat"]
+    other = [c["end_ms"] - c["start_ms"] for c in theirs["cues"] if c["kind"] == "threat"]
+    assert threat != other  # another voice, other lengths
+    status, wav, _ = studio.call("POST", "/api/render", {"text": TEXT, "event": 0,
+                                                         "voice": "en-espeak"})
+    assert status == 200 and len(decode(wav)) > 44_100
+    for bad in ("nope", 3, "../en"):
+        status, refused, _ = studio.call("POST", "/api/check", {"text": TEXT, "voice": bad})
+        assert status == 400 and "voice" in refused["error"]

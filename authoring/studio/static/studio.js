@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   file: null, token: null, text: "", savedText: "", data: null, timeline: null,
   problems: [], valid: false, selected: null, undo: [], redo: [], checking: 0, audioOrigin: 0,
+  voice: null,
 };
 const SNAP = 5, FINE = 1;
 
@@ -44,7 +45,7 @@ async function check() {
   state.checking++;
   document.body.dataset.checking = "yes";
   try {
-    const answer = await api("POST", "/api/check", { text: state.text, file: state.file });
+    const answer = await api("POST", "/api/check", { text: state.text, file: state.file, voice: state.voice });
     if (serial === checkSerial) applyAnalysis(answer);
   } catch (error) {
     setStatus(error.message, "error");
@@ -71,7 +72,8 @@ function setText(text, { push = true } = {}) {
 
 async function edit(op) {
   try {
-    const answer = await api("POST", "/api/edit", { text: state.text, edit: op, file: state.file });
+    const answer = await api("POST", "/api/edit",
+      { text: state.text, edit: op, file: state.file, voice: state.voice });
     setText(answer.text);
     if (op.op === "delete") state.selected = null;
     else if (answer.index !== null && answer.index !== undefined) state.selected = answer.index;
@@ -100,7 +102,8 @@ function redo() {
 // --- files -----------------------------------------------------------------------------------
 
 async function openFile(name) {
-  const answer = await api("GET", `/api/mission?file=${encodeURIComponent(name)}`);
+  const answer = await api("GET", `/api/mission?file=${encodeURIComponent(name)}` +
+    `&voice=${encodeURIComponent(state.voice || "")}`);
   state.file = name; state.token = answer.token;
   state.text = state.savedText = answer.text;
   state.undo = []; state.redo = []; state.selected = null; state.timeline = null;
@@ -321,7 +324,8 @@ async function play(body, origin, label) {
   const audio = $("audio");
   $("playing").innerHTML = '<span class="spinner"></span> rendering…';
   try {
-    const blob = await api("POST", "/api/render", { text: state.text, ...body }, { blob: true });
+    const blob = await api("POST", "/api/render",
+      { text: state.text, voice: state.voice, ...body }, { blob: true });
     if (audio.src) URL.revokeObjectURL(audio.src);
     state.audioOrigin = origin;
     audio.src = URL.createObjectURL(blob);
@@ -375,7 +379,7 @@ async function testRun() {
   const tab = window.open("", "_blank");
   setStatus("rendering the whole soundtrack for a test run…");
   try {
-    const answer = await api("POST", "/api/testrun", { text: state.text });
+    const answer = await api("POST", "/api/testrun", { text: state.text, voice: state.voice });
     if (tab) tab.location.href = answer.url;
     else location.assign(answer.url);
     showDirty();
@@ -478,6 +482,10 @@ async function start() {
   wire();
   const session = await api("GET", "/api/session");
   document.title = `spacealert studio · ${session.folder}`;
+  state.voice = session.voice.id;
+  $("voice").replaceChildren(...session.voices.map((v) => new Option(v, v)));
+  $("voice").value = state.voice;
+  $("voice").addEventListener("change", (e) => { state.voice = e.target.value; check(); });
   const files = await listFiles();
   const wanted = new URLSearchParams(location.hash.slice(1)).get("file") || session.first || files[0];
   if (wanted) await openFile(wanted);
