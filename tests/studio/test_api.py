@@ -375,3 +375,30 @@ def test_another_bundled_voice_measures_and_speaks(studio: Studio) -> None:
     for bad in ("nope", 3, "../en"):
         status, refused, _ = studio.call("POST", "/api/check", {"text": TEXT, "voice": bad})
         assert status == 400 and "voice" in refused["error"]
+
+
+GARBAGE: list[Any] = [
+    {}, {"text": None}, {"text": ""}, {"text": "\x00"}, {"text": "- a\n- b"}, {"text": "a: [1"},
+    {"text": TEXT, "edit": {"op": "meta", "fields": {"phases": [1.5]}}},
+    {"text": TEXT, "edit": {"op": "set", "index": 0, "fields": {"at": [1]}}},
+    {"text": TEXT, "edit": {"op": "set", "index": 0, "fields": {"threat": {"turn": {"a": 1}}}}},
+    {"text": TEXT, "edit": {"op": "meta", "fields": {"title": ["x"], "players": 1e300}}},
+    {"text": "events: 3", "edit": {"op": "add", "fields": {"at": "1:00", "incoming_data": {}}}},
+    {"text": "x: 1", "edit": {"op": "move", "index": 0, "at": "1:00"}},
+    {"text": TEXT, "event": True}, {"text": TEXT, "cue": 10**9}, {"file": ["a"], "text": TEXT,
+                                                                   "token": "t"},
+    {"file": "a.yaml", "generate": {"profile": ["base"]}}, {"file": "a.yaml", "profile": None},
+    {"text": TEXT, "voice": {"id": "en"}},
+]
+
+
+@pytest.mark.parametrize("route", [("POST", "/api/check"), ("POST", "/api/edit"),
+                                   ("POST", "/api/render"), ("PUT", "/api/mission"),
+                                   ("POST", "/api/new")])
+def test_garbage_never_gets_a_server_error(studio: Studio, route: tuple[str, str]) -> None:
+    method, path = route
+    for body in GARBAGE:
+        status, answer, headers = studio.call(method, path, body)
+        assert status < 500, (body, answer)
+        assert headers["Content-Type"].startswith(("application/json", "audio/wav")), body
+    assert (studio.folder / "m1.yaml").read_text(encoding="utf-8") == TEXT
