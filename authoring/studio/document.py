@@ -164,14 +164,12 @@ def _sort(events: CommentedSeq, follow: int | None) -> int | None:
     Returns the new index of the event that was at ``follow``. Items whose time cannot be
     read stay where they are relative to their neighbours (validation reports them).
     """
-    def key(position: int) -> int:
-        item = events[position]
+    keys: list[int] = []
+    for item in events:
         at = item.get("at") if isinstance(item, Mapping) else None
-        if isinstance(at, str) and is_clock(at):
-            return parse_clock(at)
-        return -1 if position == 0 else key(position - 1)
-
-    order = sorted(range(len(events)), key=key)
+        keys.append(parse_clock(at) if isinstance(at, str) and is_clock(at)
+                    else (keys[-1] if keys else -1))
+    order = sorted(range(len(events)), key=keys.__getitem__)
     if order == list(range(len(events))):
         return follow
     items = [events[i] for i in order]
@@ -210,9 +208,7 @@ def apply_edit(text: str, edit: Mapping[str, Any]) -> tuple[str, int | None]:
             elif key == "phases":
                 if not isinstance(value, list):
                     raise EditError("'phases' must be a list of m:ss times")
-                data[key] = _flow([_clock(v) for v in value])
-                for n, item in enumerate(value):  # keep the quotes the format asks for
-                    data[key][n] = _clock(item)
+                data[key] = _flow([_clock(v) for v in value])  # quoted "m:ss" strings
             elif isinstance(value, str) and isinstance(data.get(key), ScalarString):
                 data[key] = type(data[key])(value)  # the quoting the user chose
             elif isinstance(value, str | int | float | bool):

@@ -71,6 +71,7 @@ function setText(text, { push = true } = {}) {
 }
 
 async function edit(op) {
+  checkSerial++; // a check still under way answers for the text before this edit
   try {
     const answer = await api("POST", "/api/edit",
       { text: state.text, edit: op, file: state.file, voice: state.voice });
@@ -102,8 +103,9 @@ function redo() {
 // --- files -----------------------------------------------------------------------------------
 
 async function openFile(name) {
-  const answer = await api("GET", `/api/mission?file=${encodeURIComponent(name)}` +
-    `&voice=${encodeURIComponent(state.voice || "")}`);
+  // nominal cue lengths first (instant), the voice's measured ones right after: the first
+  // measurement of a mission synthesizes its clips, which takes seconds with a cold cache
+  const answer = await api("GET", `/api/mission?file=${encodeURIComponent(name)}&lengths=nominal`);
   state.file = name; state.token = answer.token;
   state.text = state.savedText = answer.text;
   state.undo = []; state.redo = []; state.selected = null; state.timeline = null;
@@ -113,6 +115,10 @@ async function openFile(name) {
   $("conflict").hidden = true;
   applyAnalysis(answer);
   showDirty();
+  if (answer.valid) {
+    setStatus(`${name} · measuring the voice's clip lengths…`);
+    await check();
+  }
 }
 
 async function save({ force = false } = {}) {
