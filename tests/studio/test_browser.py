@@ -235,3 +235,18 @@ def test_the_mission_form_sets_players_phases_decks_and_trajectories(page: Any,
     saved = (studio.folder / "m1.yaml").read_text(encoding="utf-8")
     assert saved.startswith("# Mission 1: official track")
     assert page.problems == []
+
+
+def test_new_mission_from_the_generator_opens_in_the_editor(page: Any, studio: Studio) -> None:
+    page.click("#new")
+    page.fill("#new-form input[name=file]", "generated.yaml")
+    page.check("#new-form input[value=generate]")
+    page.fill("#new-form input[name=seed]", "11")
+    page.click("#new-form button[value=ok]")
+    page.wait_for_function("location.hash === '#file=generated.yaml'")
+    page.wait_for_function("document.querySelectorAll('g.ev.threat').length > 4")
+    assert page.input_value("#file") == "generated.yaml"
+    assert "--seed 11" in page.input_value("#yaml")
+    mission = load_mission(studio.folder / "generated.yaml")
+    assert page.locator("g.ev").count() == len(mission.events)
+    assert page.problems == []
