@@ -38,9 +38,14 @@ ALLOWED: dict[str, set[str]] = {
         "publish", "render", "audio", "lint", "mission", "engine", "simulation", "errors",
         "_resources", "_files",
     },
+    # the studio is a local editor over everything below it (generate for new missions)
+    "studio": {
+        "studio", "publish", "render", "audio", "lint", "generate", "simulation", "mission",
+        "engine", "errors", "_resources", "_files", "",
+    },
     "cli": {
         "cli", "mission", "engine", "simulation", "audio", "lint", "generate", "report", "render",
-        "solve", "publish", "errors", "_resources", "_files", "",
+        "solve", "publish", "studio", "errors", "_resources", "_files", "",
     },
     "__main__": {"cli"},
 }

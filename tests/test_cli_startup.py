@@ -22,7 +22,8 @@ from authoring.cli._app import app
 HEAVY = ("numpy", "scipy", "jsonschema", "referencing", "rich", "ruamel", "pydub", "jinja2",
          "pyloudnorm", "gtts", "requests", "authoring.engine", "authoring.mission",
          "authoring.lint", "authoring.audio", "authoring.render", "authoring.generate",
-         "authoring.solve", "authoring.publish", "authoring.report")
+         "authoring.solve", "authoring.publish", "authoring.report",
+         "authoring.studio")
 
 
 def _imported(*args: str, code: int = 0) -> set[str]:

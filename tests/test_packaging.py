@@ -24,3 +24,6 @@ def test_wheel_contains_schemas_missions_and_voices(tmp_path: Path) -> None:
     assert "authoring/_data/missions/official/mission-1.yaml" in names
     assert "authoring/py.typed" in names
     assert any(n.startswith("authoring/_data/voices/") for n in names)
+    # the studio's page (plain ES modules, no build step) is package data
+    for name in ("index.html", "studio.js", "timeline.js", "api.js", "studio.css"):
+        assert f"authoring/studio/static/{name}" in names

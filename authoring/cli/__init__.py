@@ -66,6 +66,8 @@ COMMANDS: dict[str, Command] = {
     "schema": Command("schema", "Print a JSON Schema shipped with the toolkit (Draft 2020-12)."),
     "play": Command("play", "Play a mission's soundtrack now: rendered through the cache, then "
                     "played at once."),
+    "studio": Command("studio", "Edit missions on a visual timeline in the browser, with live "
+                      "checks and listening."),
     "pack": Command("pack", "Build a mission pack into a static website with an in-browser "
                     "player.", group=True),
 }

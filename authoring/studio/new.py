@@ -1,0 +1,65 @@
+"""The text of a new mission: a short commented template, or ``spacealert generate``'s output."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from authoring.errors import UsageError
+from authoring.mission.model import PROFILES
+
+#: Phase ends of the template per profile (the official tracks' lengths, docs/rules.md §3).
+_PHASES = {"test-run": '["3:35", "7:05"]', "training": '["3:45", "7:30", "10:00"]',
+           "base": '["3:45", "7:30", "10:00"]', "double-action": '["4:30", "9:00", "12:30"]'}
+
+_TEMPLATE = """\
+# {title}: written with spacealert studio. Comments are kept when the studio saves.
+format: 1
+id: {id}
+title: "{title}"
+language: en
+profile: {profile}
+players: {players}
+phases: {phases}
+events:
+  - {{at: "0:20", threat: {{turn: 1, zone: red}}}}  # a first threat to drag around
+"""
+
+
+def template(mission_id: str, profile: str = "base", players: int = 5) -> str:
+    """A minimal mission of ``profile`` with one threat (valid, so the timeline shows)."""
+    if profile not in PROFILES:
+        raise UsageError(f"'profile': expected one of {', '.join(PROFILES)}, got {profile!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 5:
+        raise UsageError(f"'players': expected 1-5, got {players!r}")
+    title = mission_id.replace("-", " ").capitalize()
+    return _TEMPLATE.format(id=mission_id, title=title, profile=profile, players=players,
+                            phases=_PHASES[profile])
+
+
+def generated(options: Mapping[str, Any]) -> str:
+    """The text ``spacealert generate`` writes for ``options`` (profile, players, seed …)."""
+    from authoring.generate import (
+        GenerateOptions,
+        check_options,
+        generate_mission,
+        generated_text,
+    )
+
+    known = {"profile", "players", "seed", "threat_level", "decks"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise UsageError(f"'generate': unknown option {unknown[0]!r}: expected "
+                         f"{', '.join(sorted(known))}")
+    values = dict(options)
+    for key in ("players", "seed", "threat_level"):
+        if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)):
+            raise UsageError(f"'generate.{key}': expected a whole number")
+    for key in ("profile", "decks"):
+        if key in values and not isinstance(values[key], str):
+            raise UsageError(f"'generate.{key}': expected a name")
+    if values.get("profile", "base") not in PROFILES:
+        raise UsageError(f"'generate.profile': expected one of {', '.join(PROFILES)}")
+    chosen = GenerateOptions(**values)
+    check_options(chosen)
+    return generated_text(generate_mission(chosen))
