@@ -19,8 +19,10 @@ ALLOWED: dict[str, set[str]] = {
     "_resources": {"errors"},
     "_files": {"errors"},
     "_workers": set(),
+    "_native": set(),  # builds and finds the native engine core (files only)
+    "_engine_native": set(),  # the native core's generated package (compiled engine copies)
     "mission": {"errors", "_resources", "mission", "_workers"},
-    "engine": {"engine", "mission"},
+    "engine": {"engine", "mission", "_native"},
     "audio": {"audio", "mission", "errors", "_resources", "_files"},
     "lint": {"lint", "mission", "engine", "audio", "errors", "_resources", "_files", "_workers"},
     "generate": {"generate", "mission", "engine", "lint", "errors", "_resources", "_files"},
@@ -33,7 +35,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "cli": {
         "cli", "mission", "engine", "audio", "lint", "generate", "report", "render", "solve",
-        "publish", "errors", "_resources", "_files", "",
+        "publish", "errors", "_resources", "_files", "", "_native",
     },
     "__main__": {"cli"},
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from authoring.engine import actions, damage, ship, weapons
@@ -428,6 +429,21 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
     rng = random.Random(plan.seed if seed is None else seed)
     return Game(state, rng, forced, record=record, trace=trace,
                 rules=get_level(setup.level)).run()
+
+
+def resolve_batch(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None, *,
+                  trace: bool = False) -> list[Result]:
+    """Resolves many games in one call (no log): the batch interface of both engine cores.
+
+    ``seeds[i]`` (default: each plan's seed) seeds game i's damage-token draws. The native
+    core runs the whole loop in compiled code (see ``authoring/_native.py``).
+    """
+    if seeds is None:
+        return [resolve(setup, plan, record=False, trace=trace) for setup, plan in games]
+    if len(seeds) != len(games):
+        raise ValueError(f"expected one seed per game ({len(games)}), got {len(seeds)}")
+    return [resolve(setup, plan, seed=seed, record=False, trace=trace)
+            for (setup, plan), seed in zip(games, seeds, strict=True)]
 
 
 def resolve_mission(mission: Mission, plan: Plan, *, seed: int | None = None,
