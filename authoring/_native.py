@@ -34,7 +34,7 @@ BUILD_COMMAND = "python -m authoring._native build"
 
 # The modules of authoring/engine that run inside a game (relative paths without ``.py``).
 COMPILED = ("ship", "state", "damage", "weapons", "actions", "threats/abilities", "game",
-            "scoring", "notation")
+            "scoring", "notation", "campaign")
 
 
 def source_digest() -> str:

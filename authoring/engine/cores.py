@@ -45,6 +45,14 @@ def _native_game() -> ModuleType | None:
         return None
 
 
+def module(name: str, which: str) -> ModuleType:
+    """Returns one engine module of a core by name, e.g. ``module("native", "campaign")``
+    (compiled modules only: see ``authoring._native.COMPILED``)."""
+    get_core(name)  # refuses a core that is not available
+    package = "authoring.engine" if name == PYTHON else f"authoring.{NATIVE_NAME}"
+    return importlib.import_module(f"{package}.{which}")
+
+
 def available() -> tuple[str, ...]:
     """Returns the cores this process can run: always ``python``, ``native`` once built."""
     return (PYTHON, NATIVE) if _native_game() is not None else (PYTHON,)
@@ -54,11 +62,11 @@ def get_core(name: str) -> Core:
     """Returns a core by name (``python`` or ``native``); ``ValueError`` if not available."""
     if name == PYTHON:
         return game
-    module = _native_game() if name == NATIVE else None
-    if module is None:
+    native_game = _native_game() if name == NATIVE else None
+    if native_game is None:
         raise ValueError(f"expected an available engine core {available()}, got {name!r}"
                          + (f" (native core {status()})" if name == NATIVE else ""))
-    core: Core = module  # type: ignore[assignment]  # compiled from game.py: same functions
+    core: Core = native_game  # compiled from game.py: the same functions
     return core
 
 
