@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from authoring.engine.ship import (
     ACTIVE,
     NO_SQUAD,
@@ -13,7 +15,11 @@ from authoring.engine.ship import (
 )
 from authoring.engine.threats.cards import Card
 
-PENDING, ACTIVE_THREAT, DESTROYED, SURVIVED = range(4)
+# Final: the native core (mypyc) inlines these integers instead of looking them up per use.
+PENDING: Final = 0
+ACTIVE_THREAT: Final = 1
+DESTROYED: Final = 2
+SURVIVED: Final = 3
 
 
 class CrewMember:
