@@ -4,9 +4,10 @@
 ``authoring/engine/`` into the package ``authoring._engine_native`` (imports of compiled
 modules redirected there), compiles them with mypyc and gcc, and keeps only the extension
 modules and a stamp with the digest of the engine sources. The other engine modules (plan,
-setup, log, cards, levels, errors, trajectories) are not copied: both cores take and return the
-same ``Setup``, ``Plan`` and ``Result`` objects, so callers and the differential test can hand
-one game to either core. The pure-Python engine stays the readable reference and the fallback.
+setup, log, errors, trajectories, ...) are not copied: both cores take and return the same
+``Setup``, ``Plan`` and ``Result`` objects, so callers and the differential test can hand one
+game to either core (the native core plays with its own compiled ``Card`` objects, looked up
+by id). The pure-Python engine stays the readable reference and the fallback.
 
 This module only looks at files (no engine import), so ``spacealert --version`` can tell which
 core runs without loading either. ``.ci/setup`` runs the build.
@@ -33,8 +34,8 @@ STAMP = NATIVE_DIR / "build.json"
 BUILD_COMMAND = "python -m authoring._native build"
 
 # The modules of authoring/engine that run inside a game (relative paths without ``.py``).
-COMPILED = ("ship", "state", "damage", "weapons", "actions", "threats/abilities", "game",
-            "scoring", "notation", "campaign")
+COMPILED = ("ship", "state", "damage", "weapons", "actions", "threats/abilities",
+            "threats/cards", "levels", "game", "scoring", "notation", "campaign")
 
 
 def source_digest() -> str:

@@ -33,6 +33,7 @@ from authoring.engine.state import (
     ThreatState,
 )
 from authoring.engine.threats import abilities
+from authoring.engine.threats.cards import load_cards
 from authoring.engine.trajectories import TRAJECTORIES, Trajectory
 
 if TYPE_CHECKING:
@@ -44,7 +45,11 @@ def initial_state(setup: Setup, plan: Plan) -> State:
     setup.check_crew(len(plan.crew))
     _check_plan_level(plan, get_level(setup.level))
     crew = [CrewMember(c.label, list(c.codes)) for c in plan.crew]
-    threats = [ThreatState(card, turn, zone) for card, turn, zone in setup.appearance_order]
+    # The core's own card objects, by id: the native core compiles cards.py, so its Card is
+    # another class than the one the (shared) Setup holds; here it is the same object.
+    cards = load_cards()
+    threats = [ThreatState(cards[card.id], turn, zone)
+               for card, turn, zone in setup.appearance_order]
     return State(crew, threats, setup.track_names)
 
 
