@@ -18,13 +18,12 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import re
-import shutil
-import subprocess
 import sys
 import sysconfig
-import tempfile
 from pathlib import Path
+
+# The build's modules (re, shutil, subprocess, tempfile, mypyc) are imported where they are
+# used: ``spacealert --version`` imports this module and must stay quick.
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 ENGINE_DIR = PACKAGE_DIR / "engine"
@@ -72,7 +71,7 @@ def describe() -> str:
 
 # --- build ---------------------------------------------------------------------------------
 
-_IMPORT = re.compile(r"^(\s*)from authoring\.engine((?:\.\w+)*) import (.+)$")
+_IMPORT = r"^\s*from authoring\.engine((?:\.\w+)*) import (.+)$"
 
 
 def _native_module(dotted: str) -> bool:
@@ -85,13 +84,18 @@ def redirect_imports(source: str, where: str) -> str:
     ``from authoring.engine.X import names`` moves when X is compiled; ``from authoring.engine
     import a, b`` moves when every name is a compiled module (a mix is refused: split it).
     """
+    import re
+
     lines = []
     for number, line in enumerate(source.splitlines(keepends=True), 1):
-        match = _IMPORT.match(line.rstrip("\n"))
+        match = re.match(_IMPORT, line.rstrip("\n"))
         if match:
-            indent, module, names = match.group(1), match.group(2).lstrip("."), match.group(3)
+            module, names = match.group(1).lstrip("."), match.group(2)
             if module and _native_module(module):
                 line = line.replace("authoring.engine.", f"authoring.{NATIVE_NAME}.", 1)
+            elif names.startswith("(") and not module:
+                raise ValueError(f"{where}:{number}: expected engine modules imported on one "
+                                 f"line, got {line.strip()!r}")
             elif not names.startswith("("):
                 listed = [n.strip().split(" as ")[0] for n in names.split("#")[0].split(",")]
                 inside = [_native_module(".".join(p for p in (module, n) if p)) for n in listed]
@@ -100,7 +104,6 @@ def redirect_imports(source: str, where: str) -> str:
                 elif any(inside):
                     raise ValueError(f"{where}:{number}: expected the compiled modules in an "
                                      f"import of their own, got {line.strip()!r}")
-            del indent
         lines.append(line)
     return "".join(lines)
 
@@ -125,17 +128,25 @@ def _write_sources(target: Path) -> list[Path]:
 
 
 def _compiler() -> str | None:
+    import shutil
+
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     return shutil.which(compiler) or shutil.which("gcc") or shutil.which("cc")
 
 
 def clean() -> None:
     """Removes the native package (the toolkit then runs on the pure-Python engine)."""
+    import shutil
+
     shutil.rmtree(NATIVE_DIR, ignore_errors=True)
 
 
 def build(*, quiet: bool = False) -> int:
     """Compiles the native core; returns an exit code (0 built, 3 no compiler or mypyc)."""
+    import shutil
+    import subprocess
+    import tempfile
+
     if _compiler() is None:
         print("native core: no C compiler found (install gcc); the engine runs on its "
               "pure-Python core", file=sys.stderr)
