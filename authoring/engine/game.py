@@ -253,14 +253,8 @@ class Game:
 
         The only chance in the round; ``exact.py`` overrides it to follow every branch.
         """
-        # ``rng.randrange(len(left))`` spelled out as CPython does it (``_randbelow``): the
-        # same draws without random.py's pure-Python layers, which the native core would call.
-        count = len(left)
-        bits = count.bit_length()
-        drawn = self.rng.getrandbits(bits)
-        while drawn >= count:
-            drawn = self.rng.getrandbits(bits)
-        return left[drawn]
+        # ``randrange`` only: solve/evaluate.py hands the game a stand-in with just that.
+        return left[self.rng.randrange(len(left))]
 
     # --- the ship and the crew, for the threat hooks (see actions.py and damage.py) ------
 

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from authoring import _native
 from authoring.engine import (
-    Game,
     Plan,
     Result,
     Setup,
@@ -160,14 +159,3 @@ def test_a_mismatch_names_the_first_turn_and_writes_a_reproduction(tmp_path: Pat
     assert replayed == python.resolve(cases[index].setup(), cases[index].plan, record=False,
                                       trace=True)
 
-
-def test_damage_draws_are_those_of_randrange() -> None:
-    # Game.choose_token spells randrange out (see there): the draws of the seeded generator
-    # must stay exactly those of ``random.Random.randrange``.
-    setup = make_setup([(1, "white", "E1-10")], "T1 T2 T3 T4")
-    for seed in range(50):
-        game = Game(initial_state(setup, parse_plan("P1: A")), random.Random(seed))
-        twin = random.Random(seed)
-        for count in (1, 2, 3, 5, 6, 4, 6, 1, 3):
-            left = list(range(10, 10 + count))
-            assert game.choose_token(0, left) == left[twin.randrange(count)]
