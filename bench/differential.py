@@ -44,6 +44,9 @@ def main(games: int = 100_000, seed: int = 13) -> int:
             print(f"first mismatch (game {played}..{played + len(cases) - 1}):\n{reports[0]}")
         differing += len(reports)
         played += len(cases)
+        if played % 10_000 == 0:
+            print(f"  {played} games, {differing} differ ({time.monotonic() - start:.0f} s)",
+                  flush=True)
     print(f"differential: {played} games, {differing} differ; "
           f"{time.monotonic() - start:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
     return 1 if differing else 0
