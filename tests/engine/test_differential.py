@@ -30,7 +30,7 @@ from authoring.engine import (
     resolve,
     resolve_mission,
 )
-from authoring.engine.cores import NATIVE, PYTHON, available, get_core
+from authoring.engine.cores import NATIVE, PYTHON, available, get_core, module
 from authoring.engine.plan import TOKEN_KINDS
 from authoring.engine.state import CrewMember, State, ThreatState
 from authoring.engine.threats.cards import get_card
@@ -85,6 +85,10 @@ def test_state_copies_are_field_by_field_complete() -> None:
 def test_both_cores_are_listed_when_built() -> None:
     assert available()[0] == PYTHON
     assert (NATIVE in available()) == (_native.status() is None)
+    assert module(PYTHON, "game").__file__.endswith("engine/game.py")  # type: ignore[union-attr]
+    if NATIVE in available():  # really compiled code, not the reference under another name
+        for name in ("game", "state", "threats.abilities", "threats.cards", "campaign"):
+            assert Path(module(NATIVE, name).__file__ or "").suffix == ".so", name
 
 
 @needs_native
@@ -103,8 +107,16 @@ def test_seeded_bulk_games_agree(tmp_path: Path) -> None:
     print(f"differential: {played} games agree ({time.monotonic() - start:.0f} s)")
 
 
-tokens = st.lists(st.sampled_from([*SIMPLE, *HEROIC]), min_size=12, max_size=12).filter(
-    lambda t: sum(x in HEROIC for x in t) <= 1)  # one heroic card per member (its gold card)
+def _with_heroic(drawn: tuple[list[str], tuple[int, str] | None]) -> list[str]:
+    tokens, heroic = drawn
+    if heroic is not None:  # at most one heroic card per member (its gold card)
+        tokens[heroic[0]] = heroic[1]
+    return tokens
+
+
+tokens = st.tuples(st.lists(st.sampled_from(SIMPLE), min_size=12, max_size=12),
+                   st.none() | st.tuples(st.integers(0, 11), st.sampled_from(HEROIC))
+                   ).map(_with_heroic)
 zones = st.sampled_from(["red", "white", "blue"])
 forced = st.dictionaries(zones, st.lists(
     st.sampled_from(TOKEN_KINDS),
