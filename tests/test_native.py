@@ -6,8 +6,6 @@ tests/engine/test_differential.py.
 
 from __future__ import annotations
 
-import json
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -40,7 +38,7 @@ def test_an_import_the_build_cannot_redirect_is_refused(line: str) -> None:
 
 def test_every_compiled_module_exists_and_redirects() -> None:
     for module in _native.COMPILED:
-        path = _native.ENGINE_DIR / f"{module}.py"
+        path = Path(_native.ENGINE_DIR) / f"{module}.py"
         _native.redirect_imports(path.read_text(encoding="utf-8"), str(path))
 
 
@@ -48,24 +46,40 @@ def _fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     engine = tmp_path / "engine"
     engine.mkdir()
     (engine / "game.py").write_text("x = 1\n", encoding="utf-8")
-    monkeypatch.setattr(_native, "ENGINE_DIR", engine)
-    monkeypatch.setattr(_native, "NATIVE_DIR", tmp_path / "native")
-    monkeypatch.setattr(_native, "STAMP", tmp_path / "native" / "build.json")
+    monkeypatch.setattr(_native, "ENGINE_DIR", str(engine))
+    monkeypatch.setattr(_native, "NATIVE_DIR", str(tmp_path / "native"))
+    monkeypatch.setattr(_native, "STAMP", str(tmp_path / "native" / "build.txt"))
     return engine
 
 
-def test_status_says_not_built_then_out_of_date(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_status_says_not_built_then_out_of_date_then_incomplete(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     engine = _fake_package(tmp_path, monkeypatch)
     assert _native.status() == "not built"
     assert _native.describe().startswith("engine core: python (native core not built: run ")
     (tmp_path / "native").mkdir()
-    _native.STAMP.write_text(json.dumps({"sources": _native.source_digest(),
-                                         "abi": sysconfig.get_config_var("EXT_SUFFIX")}),
-                             encoding="utf-8")
-    assert _native.status() != "out of date"
+    stamp = tmp_path / "native" / "build.txt"
+    stamp.write_text(f"{_native.source_digest()} {_native.ABI}\n", encoding="utf-8")
+    assert _native.status() == "incomplete build"  # the stamp without the modules
+    (tmp_path / "native" / f"game{_native.ABI}").write_bytes(b"")
+    assert _native.status() is None
+    stamp.write_text(f"{_native.source_digest()} .cpython-39-x.so\n", encoding="utf-8")
+    assert _native.status() == "built for another Python"
     (engine / "game.py").write_text("x = 2\n", encoding="utf-8")  # an engine edit
     assert _native.status() == "out of date"
+
+
+def test_the_checksum_sees_names_and_contents(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = _fake_package(tmp_path, monkeypatch)
+    first = _native.source_digest()
+    (engine / "game.py").rename(engine / "other.py")
+    assert _native.source_digest() != first
+    (engine / "sub").mkdir()
+    (engine / "sub" / "x.py").write_text("", encoding="utf-8")
+    second = _native.source_digest()
+    (engine / "sub" / "x.txt").write_text("data", encoding="utf-8")  # not a source
+    assert _native.source_digest() == second
 
 
 def test_without_a_compiler_the_build_says_so_in_one_line(
