@@ -45,8 +45,8 @@ from tests.engine.differential import (
     random_case,
 )
 
-# 50,000 games cost about 90 s of one core (both cores, notation traced every turn): the
-# largest count that keeps the default run well inside its time; the variable raises it.
+# 50,000 games cost about 105 s of one core (both cores, notation traced every turn; 100,000
+# took 212 s CPU in bench/differential.py): what fits the default run; the variable raises it.
 GAMES = int(os.environ.get("SPACEALERT_DIFFERENTIAL_GAMES", "50000"))
 CHUNK = 1000
 
