@@ -19,8 +19,10 @@ ALLOWED: dict[str, set[str]] = {
     "_resources": {"errors"},
     "_files": {"errors"},
     "_workers": set(),
+    "_native": set(),  # builds and finds the native engine core (files only)
+    "_engine_native": set(),  # the native core's generated package (compiled engine copies)
     "mission": {"errors", "_resources", "mission", "_workers"},
-    "engine": {"engine", "mission"},
+    "engine": {"engine", "mission", "_native"},
     # crews, Monte Carlo play, ratings and their calibration: over the engine, under its users
     "simulation": {"simulation", "engine", "mission", "errors", "_resources", "_files",
                    "_workers"},
@@ -45,7 +47,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "cli": {
         "cli", "mission", "engine", "simulation", "audio", "lint", "generate", "report", "render",
-        "solve", "publish", "studio", "errors", "_resources", "_files", "",
+        "solve", "publish", "studio", "errors", "_resources", "_files", "", "_native",
     },
     "__main__": {"cli"},
 }

@@ -13,6 +13,7 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from authoring import __version__
+from authoring._native import describe
 from authoring.cli import app
 
 MISSION_1 = Path(__file__).parents[1] / "missions" / "official" / "mission-1.yaml"
@@ -39,7 +40,7 @@ def _command_paths() -> list[list[str]]:
 
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
-    assert (result.exit_code, result.stdout) == (0, f"spacealert {__version__}\n")
+    assert (result.exit_code, result.stdout) == (0, f"spacealert {__version__}\n{describe()}\n")
 
 
 @pytest.mark.parametrize("path", _command_paths(), ids=" ".join)
@@ -94,7 +95,7 @@ def test_timeline_of_an_invalid_mission_exits_1_with_location(tmp_path: Path) ->
 def test_python_dash_m_runs_the_cli() -> None:
     result = subprocess.run([sys.executable, "-m", "authoring", "--version"],
                             capture_output=True, text=True, check=False)
-    assert (result.returncode, result.stdout) == (0, f"spacealert {__version__}\n")
+    assert (result.returncode, result.stdout) == (0, f"spacealert {__version__}\n{describe()}\n")
 
 
 def test_shell_completion_is_available() -> None:

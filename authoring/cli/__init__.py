@@ -126,7 +126,9 @@ def _exit_code(code: Any) -> int:
 
 def _run(argv: list[str]) -> int:
     if argv == ["--version"]:
-        sys.stdout.write(f"spacealert {__version__}\n")
+        from authoring._native import describe  # reads a few files: no engine import
+
+        sys.stdout.write(f"spacealert {__version__}\n{describe()}\n")
         return 0
     from authoring.cli._app import app
 

@@ -80,7 +80,9 @@ app = typer.Typer(
 
 def _show_version(value: bool) -> None:
     if value:
-        typer.echo(f"spacealert {__version__}")
+        from authoring._native import describe
+
+        typer.echo(f"spacealert {__version__}\n{describe()}")
         raise typer.Exit()
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from authoring.engine import actions, damage, ship, weapons
@@ -32,6 +34,7 @@ from authoring.engine.state import (
     ThreatState,
 )
 from authoring.engine.threats import abilities
+from authoring.engine.threats.cards import load_cards
 from authoring.engine.trajectories import TRAJECTORIES, Trajectory
 
 if TYPE_CHECKING:
@@ -43,7 +46,11 @@ def initial_state(setup: Setup, plan: Plan) -> State:
     setup.check_crew(len(plan.crew))
     _check_plan_level(plan, get_level(setup.level))
     crew = [CrewMember(c.label, list(c.codes)) for c in plan.crew]
-    threats = [ThreatState(card, turn, zone) for card, turn, zone in setup.appearance_order]
+    # The core's own card objects, by id: the native core compiles cards.py, so its Card is
+    # another class than the one the (shared) Setup holds; here it is the same object.
+    cards = load_cards()
+    threats = [ThreatState(cards[card.id], turn, zone)
+               for card, turn, zone in setup.appearance_order]
     return State(crew, threats, setup.track_names)
 
 
@@ -246,6 +253,7 @@ class Game:
 
         The only chance in the round; ``exact.py`` overrides it to follow every branch.
         """
+        # ``randrange`` only: solve/evaluate.py hands the game a stand-in with just that.
         return left[self.rng.randrange(len(left))]
 
     # --- the ship and the crew, for the threat hooks (see actions.py and damage.py) ------
@@ -428,6 +436,29 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
     rng = random.Random(plan.seed if seed is None else seed)
     return Game(state, rng, forced, record=record, trace=trace,
                 rules=get_level(setup.level)).run()
+
+
+def resolve_batch(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None, *,
+                  trace: bool = False) -> list[Result]:
+    """Resolves many games in one call (no log): the batch interface of both engine cores.
+
+    ``seeds[i]`` (default: each plan's seed) seeds game i's damage-token draws. The native
+    core runs the whole loop in compiled code (see ``authoring/_native.py``).
+    """
+    if seeds is not None and len(seeds) != len(games):
+        raise ValueError(f"expected one seed per game ({len(games)}), got {len(seeds)}")
+    # A game makes no reference cycles, and the cyclic collector's passes over the growing
+    # list of results slow a batch down measurably (bench/engine.py): paused for the batch.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if seeds is None:
+            return [resolve(setup, plan, record=False, trace=trace) for setup, plan in games]
+        return [resolve(setup, plan, seed=seed, record=False, trace=trace)
+                for (setup, plan), seed in zip(games, seeds, strict=True)]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def resolve_mission(mission: Mission, plan: Plan, *, seed: int | None = None,

@@ -21,18 +21,27 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Final
 
 from authoring.engine.errors import PlanError
 
-SLOTS = 12
+SLOTS: Final = 12
 STATIONS: tuple[str, ...] = ("UR", "UW", "UB", "LR", "LW", "LB")
 ZONES: tuple[str, ...] = ("red", "white", "blue", "internal")
 TOKEN_KINDS: tuple[str, ...] = (
     "structural", "shield", "reactor", "upper-cannon", "lower-cannon", "gravolift",
 )
-# Action kinds as small integers: the engine dispatches on them every slot.
-BLANK, RED, BLUE, LIFT, A, B, C, BOTS, HMOVE = range(9)
+# Action kinds as small integers: the engine dispatches on them every slot (Final: the native
+# core inlines them).
+BLANK: Final = 0
+RED: Final = 1
+BLUE: Final = 2
+LIFT: Final = 3
+A: Final = 4
+B: Final = 5
+C: Final = 6
+BOTS: Final = 7
+HMOVE: Final = 8
 KIND_NAMES: tuple[str, ...] = ("blank", "red", "blue", "lift", "A", "B", "C", "bots", "move")
 _SIMPLE = {"-": BLANK, "r": RED, "b": BLUE, "l": LIFT, "A": A, "B": B, "C": C, "R": BOTS}
 _HEROIC = {"A+": A, "B+": B, "R+": BOTS}
@@ -67,9 +76,9 @@ class Action:
 
 
 BLANK_ACTION = Action()
-HEROIC_BIT = 16
-TRIP_BIT = 32
-KIND_MASK = 15
+HEROIC_BIT: Final = 16
+TRIP_BIT: Final = 32
+KIND_MASK: Final = 15
 
 
 def encode(action: Action) -> int:

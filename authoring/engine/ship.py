@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-UR, UW, UB, LR, LW, LB, SPACE = range(7)
+from typing import Final
+
+# Final: the native core (mypyc) inlines these integers instead of looking them up per use.
+UR: Final = 0
+UW: Final = 1
+UB: Final = 2
+LR: Final = 3
+LW: Final = 4
+LB: Final = 5
+SPACE: Final = 6
 STATION_CODES: tuple[str, ...] = ("UR", "UW", "UB", "LR", "LW", "LB", "SP")
-RED, WHITE, BLUE = range(3)
+RED: Final = 0
+WHITE: Final = 1
+BLUE: Final = 2
 ZONE_NAMES: tuple[str, ...] = ("red", "white", "blue", "internal")
 ZONE_LETTERS = "rwbi"
 
@@ -12,13 +23,18 @@ SHIELD_CAP: tuple[int, ...] = (2, 3, 2)
 REACTOR_CAP: tuple[int, ...] = (3, 5, 3)
 START_SHIELDS: tuple[int, ...] = (1, 1, 1)
 START_REACTORS: tuple[int, ...] = (2, 3, 2)
-START_FUEL = 3
-START_ROCKETS = 3
+START_FUEL: Final = 3
+START_ROCKETS: Final = 3
 HEAVY_STRENGTH: tuple[int, ...] = (4, 5, 4)
-LIGHT_STRENGTH = 2
+LIGHT_STRENGTH: Final = 2
 
 # Damage tokens, one of each per zone; the letters are their notation.
-STRUCTURAL, SHIELD, REACTOR, UPPER_CANNON, LOWER_CANNON, GRAVOLIFT = range(6)
+STRUCTURAL: Final = 0
+SHIELD: Final = 1
+REACTOR: Final = 2
+UPPER_CANNON: Final = 3
+LOWER_CANNON: Final = 4
+GRAVOLIFT: Final = 5
 TOKEN_LETTERS = "SHRULG"
 TOKEN_NAMES: tuple[str, ...] = (
     "structural", "shield", "reactor", "upper-cannon", "lower-cannon", "gravolift",
@@ -26,7 +42,9 @@ TOKEN_NAMES: tuple[str, ...] = (
 
 # Squad storage: index 0 is upper blue, 1 is lower red.
 SQUAD_STATIONS: tuple[int, ...] = (UB, LR)
-NO_SQUAD, ACTIVE, DISABLED = range(3)
+NO_SQUAD: Final = 0
+ACTIVE: Final = 1
+DISABLED: Final = 2
 
 # Visual confirmation points by head count (docs/rules.md §14).
 VC_POINTS: tuple[int, ...] = (0, 1, 2, 3, 5, 7)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from authoring.engine.ship import (
     ACTIVE,
     NO_SQUAD,
@@ -13,7 +15,11 @@ from authoring.engine.ship import (
 )
 from authoring.engine.threats.cards import Card
 
-PENDING, ACTIVE_THREAT, DESTROYED, SURVIVED = range(4)
+# Final: the native core (mypyc) inlines these integers instead of looking them up per use.
+PENDING: Final = 0
+ACTIVE_THREAT: Final = 1
+DESTROYED: Final = 2
+SURVIVED: Final = 3
 
 
 class CrewMember:
@@ -32,8 +38,11 @@ class CrewMember:
         other.station, other.squad, other.out = self.station, self.squad, self.out
         return other
 
+    def _fields(self) -> tuple[object, ...]:
+        return (self.label, self.station, self.squad, self.out, self.slots)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CrewMember) and vars(self) == vars(other)
+        return isinstance(other, CrewMember) and self._fields() == other._fields()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -61,11 +70,20 @@ class ThreatState:
 
     def copy(self) -> ThreatState:
         """Returns an independent copy (the card is shared: it is immutable)."""
-        other = ThreatState.__new__(ThreatState)
-        other.__dict__.update(self.__dict__)
+        # Field by field, not ``__dict__``: the native core compiles this class (no __dict__).
+        other = ThreatState(self.card, self.token, self.zone)
+        other.status, other.square, other.damage = self.status, self.square, self.damage
+        other.health, other.speed, other.shield = self.health, self.speed, self.shield
+        other.active, other.cryo, other.passes = self.active, self.cryo, self.passes
+        other.level, other.ended = self.level, self.ended
         other.stations = self.stations[:]
         other.spots = self.spots[:]
         return other
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.card, self.token, self.zone, self.status, self.square, self.damage,
+                self.health, self.speed, self.shield, self.active, self.cryo, self.passes,
+                self.level, self.stations, self.spots, self.ended)
 
     @property
     def on_board(self) -> bool:
@@ -73,7 +91,7 @@ class ThreatState:
         return self.status == ACTIVE_THREAT
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ThreatState) and vars(self) == vars(other)
+        return isinstance(other, ThreatState) and self._fields() == other._fields()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -106,22 +124,29 @@ class State:
 
     def copy(self) -> State:
         """Returns an independent copy of the state."""
-        other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
+        other = State([c.copy() for c in self.crew], [t.copy() for t in self.threats],
+                      self.tracks)
+        other.turn, other.fuel, other.rockets = self.turn, self.fuel, self.rockets
+        other.rocket_flying, other.scout_bonus, other.lost = (self.rocket_flying,
+                                                              self.scout_bonus, self.lost)
         other.shields = self.shields[:]
         other.reactors = self.reactors[:]
         other.stored = self.stored[:]
-        other.crew = [c.copy() for c in self.crew]
         other.maintained = self.maintained[:]
         other.vc = self.vc[:]
         other.tokens = [t[:] for t in self.tokens]
         other.broken = set(self.broken)
-        other.threats = [t.copy() for t in self.threats]
         other.contaminated = set(self.contaminated)
         other.hull = self.hull[:]
         return other
 
+    def _fields(self) -> tuple[object, ...]:
+        return (self.turn, self.tracks, self.shields, self.reactors, self.fuel, self.rockets,
+                self.rocket_flying, self.stored, self.crew, self.maintained, self.vc,
+                self.tokens, self.broken, self.threats, self.scout_bonus, self.contaminated,
+                self.lost, self.hull)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and vars(self) == vars(other)
+        return isinstance(other, State) and self._fields() == other._fields()
 
     __hash__ = None  # type: ignore[assignment]

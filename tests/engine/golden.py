@@ -35,8 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from authoring.engine import Result, make_setup, parse_plan, parse_repairs, resolve
-from authoring.engine.campaign import CampaignResult, CarryOver, resolve_campaign
+from authoring.engine import Result, make_setup, parse_plan, parse_repairs
+from authoring.engine.campaign import CampaignResult, CarryOver
+from authoring.engine.cores import PYTHON, get_core, module
 from authoring.engine.notation import split_fields
 from authoring.engine.ship import TOKEN_LETTERS
 
@@ -66,14 +67,16 @@ class Scenario:
         """Returns the engine setup of this mission."""
         return make_setup(self.threats, self.trajectories, self.players, self.level)
 
-    def run(self) -> Result:
-        """Resolves the scenario with a trace of the notation after each turn."""
-        return resolve(self.setup(), parse_plan("\n".join(self.plan_lines)), trace=True)
+    def run(self, core: str = PYTHON) -> Result:
+        """Resolves the scenario with a trace of the notation after each turn on a core."""
+        return get_core(core).resolve(self.setup(), parse_plan("\n".join(self.plan_lines)),
+                                      trace=True)
 
-    def run_campaign(self) -> CampaignResult:
-        """Resolves the missions of a campaign scenario in a row."""
+    def run_campaign(self, core: str = PYTHON) -> CampaignResult:
+        """Resolves the missions of a campaign scenario in a row on a core."""
         missions = [self, *self.following]
-        return resolve_campaign(
+        resolve_campaign = module(core, "campaign").resolve_campaign
+        return resolve_campaign(  # type: ignore[no-any-return]
             [m.setup() for m in missions],
             [parse_plan("\n".join(m.plan_lines)) for m in missions],
             [None if m.repairs is None else parse_repairs(m.repairs) for m in missions[:-1]],

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from authoring.engine.cores import available
 from tests.engine.golden import compare, compare_campaign, divide, load_scenarios
 
 SCENARIOS = load_scenarios()
+# Every scenario on every core this process has: the Python reference and, once built, the
+# native core (python -m authoring._native build).
+CORES = available()
 
 
 def test_scenario_ids_are_unique() -> None:
@@ -14,20 +18,21 @@ def test_scenario_ids_are_unique() -> None:
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
-def test_scenario(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_scenario(scenario, core: str) -> None:  # type: ignore[no-untyped-def]
     if scenario.following:  # a campaign: several missions in a row
-        played = scenario.run_campaign()
+        played = scenario.run_campaign(core)
         problems = compare_campaign(scenario, played)
         if problems:
             pytest.fail(f"{scenario.source} {scenario.id}:\n  " + "\n  ".join(problems)
                         + "".join(f"\nmission {m.number} per-turn changes:\n"
                                   + divide(m.result) for m in played.missions), pytrace=False)
         return
-    result = scenario.run()
+    result = scenario.run(core)
     problems = compare(scenario, result)
     if problems:
-        pytest.fail(f"{scenario.source} {scenario.id}:\n  " + "\n  ".join(problems)
+        pytest.fail(f"{core} core: {scenario.source} {scenario.id}:\n  " + "\n  ".join(problems)
                     + "\nper-turn changes:\n" + divide(result), pytrace=False)
 
 

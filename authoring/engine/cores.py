@@ -1,0 +1,82 @@
+"""The two engine cores side by side: the pure-Python reference and the native build.
+
+The native core (``authoring/_native.py`` builds it with mypyc) is compiled from this package's
+own sources and shares its ``Setup``, ``Plan`` and ``Result`` types, so one game can be handed
+to either core; the differential test (tests/engine/test_differential.py) plays the same
+games through both. ``resolve_batch`` picks the native core when it is built and up to date.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from functools import cache
+from types import ModuleType
+from typing import Protocol
+
+from authoring._native import NATIVE_NAME, status
+from authoring.engine import game
+from authoring.engine.log import Result
+from authoring.engine.plan import Plan
+from authoring.engine.setup import Setup
+
+PYTHON = "python"
+NATIVE = "native"
+
+
+class Core(Protocol):
+    """What both cores offer (the functions of ``game.py``)."""
+
+    def resolve(self, setup: Setup, plan: Plan, *, seed: int | None = None,
+                record: bool = True, trace: bool = False) -> Result: ...
+
+    def resolve_batch(self, games: Sequence[tuple[Setup, Plan]],
+                      seeds: Sequence[int] | None = None, *,
+                      trace: bool = False) -> list[Result]: ...
+
+
+@cache
+def _native_game() -> ModuleType | None:
+    if status() is not None:
+        return None
+    try:
+        return importlib.import_module(f"authoring.{NATIVE_NAME}.game")
+    except ImportError:  # a build for another platform or a damaged one: run the reference
+        return None
+
+
+def module(name: str, which: str) -> ModuleType:
+    """Returns one engine module of a core by name, e.g. ``module("native", "campaign")``
+    (compiled modules only: see ``authoring._native.COMPILED``)."""
+    get_core(name)  # refuses a core that is not available
+    package = "authoring.engine" if name == PYTHON else f"authoring.{NATIVE_NAME}"
+    return importlib.import_module(f"{package}.{which}")
+
+
+def available() -> tuple[str, ...]:
+    """Returns the cores this process can run: always ``python``, ``native`` once built."""
+    return (PYTHON, NATIVE) if _native_game() is not None else (PYTHON,)
+
+
+def get_core(name: str) -> Core:
+    """Returns a core by name (``python`` or ``native``); ``ValueError`` if not available."""
+    if name == PYTHON:
+        return game
+    native_game = _native_game() if name == NATIVE else None
+    if native_game is None:
+        raise ValueError(f"expected an available engine core {available()}, got {name!r}"
+                         + (f" (native core {status()})" if name == NATIVE else ""))
+    core: Core = native_game  # compiled from game.py: the same functions
+    return core
+
+
+def fastest() -> str:
+    """Returns the name of the fastest available core."""
+    return available()[-1]
+
+
+def resolve_batch(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None, *,
+                  trace: bool = False) -> list[Result]:
+    """Resolves many games on the fastest core (see ``game.resolve_batch``)."""
+    batch: Callable[..., list[Result]] = get_core(fastest()).resolve_batch
+    return batch(games, seeds, trace=trace)

@@ -1,0 +1,188 @@
+"""Plays the same games through the pure-Python and the native engine core and compares them.
+
+Shared by tests/engine/test_differential.py (bounded, every CI run) and bench/differential.py
+(the full 100,000-game run). A game is a generated mission (base-game profiles ``base``,
+``training`` and ``test-run``; 4 or 5 players), a random legal plan of that many figures with
+a random seed, random forced damage tokens and, in half the games, cards pinned through the
+plan's ``draw`` (the rest drawn by the engine with the plan's seed). Compared: the whole
+``Result`` (outcome, cause, damage per zone, threat fates, score breakdown) and the state
+notation after every turn; a mismatch names the first turn that differs and writes a
+reproducing mission and plan file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from authoring.engine import Plan, Result, Setup, make_crew_plan, setup_from_mission
+from authoring.engine.cores import Core
+from authoring.engine.errors import EngineError
+from authoring.engine.plan import TOKEN_KINDS, ZONES
+from authoring.generate import GenerateOptions, generate_mission, generated_text
+from authoring.mission.model import Mission
+
+PROFILES = ("base", "training", "test-run")  # the base game's profiles (no expansion)
+MISSION_SEEDS = range(1, 5)
+SIMPLE = ["-", "-", "r", "b", "l", "A", "A", "B", "C", "R", "A!", "r!"]
+LEVEL_1 = ["-", "-", "r", "b", "l", "A", "A", "B", "C", "R"]  # no heroic, no tripped cards
+HEROIC = ["A+", "B+", "R+", ">UR", ">UW", ">UB", ">LR", ">LW", ">LB"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One game: which generated mission, and the plan (seed, forced tokens, pinned cards)."""
+
+    profile: str
+    players: int
+    mission_seed: int
+    plan: Plan
+
+    @property
+    def options(self) -> GenerateOptions:
+        return GenerateOptions(profile=self.profile,  # type: ignore[arg-type]
+                               players=self.players, seed=self.mission_seed)
+
+    def mission(self) -> Mission:
+        return _mission(self.profile, self.players, self.mission_seed)
+
+    def setup(self) -> Setup:
+        return setup_from_mission(self.mission(), self.plan)
+
+
+@cache
+def _mission(profile: str, players: int, seed: int) -> Mission:
+    options = GenerateOptions(profile=profile, players=players, seed=seed)  # type: ignore[arg-type]
+    return generate_mission(options).mission
+
+
+def crew_tokens(rng: random.Random, figures: int, level_1: bool) -> list[list[str]]:
+    """Returns random legal tokens: 12 per figure, at most one heroic card each (none, and
+    blanks after turn 7, at rule level 1)."""
+    crew = []
+    for _ in range(figures):
+        if level_1:
+            tokens = [rng.choice(LEVEL_1) for _ in range(7)] + ["-"] * 5
+        else:
+            tokens = [rng.choice(SIMPLE) for _ in range(12)]
+            if rng.random() < 0.5:
+                tokens[rng.randrange(12)] = rng.choice(HEROIC)
+        crew.append(tokens)
+    return crew
+
+
+def forced_tokens(rng: random.Random) -> dict[str, tuple[str, ...]]:
+    """Returns random forced damage-token draws for some zones (often none)."""
+    forced = {}
+    for zone in ZONES[:3]:
+        if rng.random() < 0.3:
+            forced[zone] = tuple(rng.sample(TOKEN_KINDS, rng.randint(1, 3)))
+    return forced
+
+
+def pinned_draw(rng: random.Random, mission: Mission, figures: int) -> tuple[str | None, ...]:
+    """Returns a ``draw`` pinning some of the mission's cards (drawn with another seed)."""
+    blank = Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)),
+                 seed=rng.randrange(2**31))
+    cards = iter(e.card for e in setup_from_mission(mission, blank).threats)
+    draw: list[str | None] = []
+    for threat in mission.threats():
+        if threat.unconfirmed and figures < 5:
+            draw.append(None)  # not played with 4 figures
+            continue
+        card = next(cards)
+        draw.append(card if rng.random() < 0.7 else None)
+    return tuple(draw)
+
+
+def make_case(profile: str, players: int, mission_seed: int, tokens: list[list[str]], seed: int,
+              forced: dict[str, tuple[str, ...]], draw: tuple[str | None, ...] = ()) -> Case:
+    """Builds a case from its parts (shared by the seeded loop and Hypothesis)."""
+    crew = tuple(make_crew_plan(f"P{i + 1}", t) for i, t in enumerate(tokens))
+    return Case(profile, players, mission_seed, Plan(crew, draw=draw, seed=seed, tokens=forced))
+
+
+def random_case(rng: random.Random) -> Case:
+    """Returns one random game."""
+    profile = rng.choice(PROFILES)
+    players = rng.choice((4, 5))
+    mission_seed = rng.choice(MISSION_SEEDS)
+    mission = _mission(profile, players, mission_seed)
+    draw = pinned_draw(rng, mission, players) if rng.random() < 0.5 else ()
+    return make_case(profile, players, mission_seed,
+                     crew_tokens(rng, players, profile == "test-run"), rng.randrange(2**32),
+                     forced_tokens(rng), draw)
+
+
+# --- comparison ----------------------------------------------------------------------------
+
+Outcome = Result | str  # a result, or the engine error a core raised
+
+
+def _play_one(core: Core, setup: Setup, plan: Plan) -> Outcome:
+    try:
+        return core.resolve(setup, plan, record=False, trace=True)
+    except EngineError as error:
+        return f"{type(error).__name__}: {error}"
+
+
+def play(core: Core, games: Sequence[tuple[Setup, Plan]]) -> list[Outcome]:
+    """Plays the games in one batch call (one by one only when some game raises)."""
+    try:
+        return list(core.resolve_batch(games, trace=True))
+    except EngineError:
+        return [_play_one(core, setup, plan) for setup, plan in games]
+
+
+def difference(reference: Outcome, native: Outcome) -> str | None:
+    """Returns where two outcomes first differ (None when equal): the turn, then the field."""
+    if reference == native:
+        return None
+    if isinstance(reference, str) or isinstance(native, str):
+        return f"python: {reference if isinstance(reference, str) else 'a result'}; " \
+               f"native: {native if isinstance(native, str) else 'a result'}"
+    for turn, (a, b) in enumerate(zip(reference.trace, native.trace, strict=False)):
+        if a != b:
+            return f"state after turn {turn} differs:\n  python: {a}\n  native: {b}"
+    if len(reference.trace) != len(native.trace):
+        return f"python traced {len(reference.trace)} states, native {len(native.trace)}"
+    for name in ("survived", "turn", "cause", "threats", "damage", "score"):
+        a, b = getattr(reference, name), getattr(native, name)
+        if a != b:
+            return f"{name} differs:\n  python: {a}\n  native: {b}"
+    return "the results differ"  # pragma: no cover - a field above always differs
+
+
+def write_reproduction(case: Case, setup: Setup, folder: Path) -> Path:
+    """Writes the mission and a plan pinning its cards and trajectories; returns the plan."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mission_path = folder / "mission.yaml"
+    mission_path.write_text(generated_text(generate_mission(case.options)), encoding="utf-8")
+    cards = iter(e.card for e in setup.threats)
+    draw = tuple(None if t.unconfirmed and case.players < 5 else next(cards)
+                 for t in case.mission().threats())
+    plan = dataclasses.replace(case.plan, draw=draw, trajectories=dict(setup.trajectories))
+    plan_path = folder / "plan.txt"
+    plan_path.write_text(plan.text(), encoding="utf-8")
+    return plan_path
+
+
+def compare_cases(cases: Sequence[Case], reference: Core, native: Core,
+                  failures: Path) -> list[str]:
+    """Plays the cases through both cores; returns one report per differing game (with the
+    reproduction files written under ``failures``)."""
+    games = [(case.setup(), case.plan) for case in cases]
+    reports = []
+    for index, (case, a, b) in enumerate(zip(cases, play(reference, games), play(native, games),
+                                             strict=True)):
+        found = difference(a, b)
+        if found is not None:
+            plan_path = write_reproduction(case, games[index][0], failures / f"game-{index}")
+            reports.append(f"{found}\n  reproduce: spacealert resolve "
+                           f"{plan_path.parent / 'mission.yaml'} {plan_path} (and the same "
+                           f"through authoring.engine.cores.get_core('native'))")
+    return reports
