@@ -14,13 +14,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from authoring.audio import sfx
 from authoring.audio.cache import ClipCache, default_cache_dir
 from authoring.audio.captions import CaptionCue
 from authoring.audio.mixer import MixPlan, Placed, pcm16_blocks, start_sample
-from authoring.audio.pcm import RATE, Samples, rms_dbfs
+from authoring.audio.pcm import RATE, Samples, rms_dbfs_of
 from authoring.audio.phrases import cue_text
 from authoring.audio.synth import Synthesizer
 from authoring.audio.voice import Voice, load_voice
@@ -231,7 +229,7 @@ def _place(timeline: Timeline, voice: Voice, clips: dict[int, Samples],
     warnings += [f"speech overlaps: {o.describe()}" for o in overlaps]
 
     spoken = [clips[i] for i in sorted(clips) if len(clips[i])]
-    ref_db = rms_dbfs(np.concatenate(spoken)) if spoken else voice.loudness_lufs
+    ref_db = rms_dbfs_of(spoken) if spoken else voice.loudness_lufs
     placed: list[Placed] = []
     caption_cues: list[CaptionCue] = []
     for i, cue in enumerate(cues):
