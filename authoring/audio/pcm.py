@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-RATE = 44_100
+from authoring.audio.rate import RATE as RATE  # re-exported: most modules take it from here
+
 Samples = npt.NDArray[np.float32]
 
 SILENCE_DBFS = -50.0        # below this a sample counts as silence when trimming
