@@ -78,9 +78,10 @@ def render(
     A campaign renders each mission with the campaign's soundtrack choice (players, voice)
     to <campaign-id>-<n>-<mission-id>.<format>, or with --join one file.
     """
-    # Only what is needed to start the encoder is imported before it starts: the mission (its
-    # title and author are the file's tags) and the export module. numpy, the voice, the clips
-    # and the mixer load while ffmpeg starts (bench/render.py measures the whole command).
+    # Only what is needed to start the encoder comes before it: the mission's YAML (its name
+    # and title are the output's name and tags) and the export module. jsonschema and the
+    # checks, numpy, the voice, the clips and the mixer follow while ffmpeg starts
+    # (bench/render.py measures the whole command).
     from authoring.audio.captions import CAPTION_FORMATS
     from authoring.audio.export import (
         AudioSettings,
@@ -90,7 +91,15 @@ def render(
         parse_bitrate,
         parse_channels,
     )
-    from authoring.mission import InvalidFileError, check_mission, is_campaign, read_document
+    from authoring.mission import InvalidFileError, Mission, check_mission, is_campaign
+    from authoring.mission.build import heading
+    from authoring.mission.load import Document, read_document
+
+    def checked(doc: Document) -> Mission:
+        loaded, problems = check_mission(doc)
+        if loaded is None:
+            raise InvalidFileError(problems)
+        return loaded
 
     settings_channels, settings_bitrate = parse_channels(channels), parse_bitrate(bitrate)
     if caption_format is not None and caption_format not in CAPTION_FORMATS:
@@ -110,12 +119,15 @@ def render(
         return
     if join:
         raise UsageError("--join applies to campaign files")
-    loaded, problems = check_mission(doc)
-    if loaded is None:
-        raise InvalidFileError(problems)
+    early = heading(doc.data) if not doc.problems else None
+    loaded: Mission | None = None
+    if early is None:  # no name or title to go by: the file's problems first
+        loaded = checked(doc)
+        early = loaded.id, loaded.title, loaded.author
+    mission_id, title, author = early
     if out is None:
         fmt = format_for(Path("x.mp3"), fmt)
-        out = Path(f"{loaded.id}.{fmt}")
+        out = Path(f"{mission_id}.{fmt}")
     else:
         fmt = format_for(out, fmt)
     if out.is_dir():
@@ -123,9 +135,11 @@ def render(
     if not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
     settings = AudioSettings(fmt, settings_channels, settings_bitrate,
-                             Tags(title=loaded.title, artist=loaded.author)).check()
-    # the encoder starts now: its start-up overlaps the imports, the voice and the clips
+                             Tags(title=title, artist=author)).check()
+    # the encoder starts now: its start-up overlaps the checks, the imports, the voice and the
+    # clips; a mission the checks refuse stops it and leaves no file (open_audio)
     with open_audio(out, settings) as sink:
+        loaded = loaded or checked(doc)
         from authoring._files import write_atomic
         from authoring.audio import (
             DEFAULT_VOICE,
