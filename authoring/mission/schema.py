@@ -55,12 +55,15 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """Returns a Draft 2020-12 validator for the packaged schema ``name``."""
+    """Returns a Draft 2020-12 validator for the packaged schema ``name``.
+
+    The packaged schemas are not checked against the meta-schema here (that took a tenth of
+    the validation's time in every command): tests/mission/test_schemas.py checks each one.
+    """
     from jsonschema import Draft202012Validator
     from referencing import Registry
 
     schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
     registry: Registry[Any] = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
     return Draft202012Validator(schema, registry=registry,
                                 format_checker=Draft202012Validator.FORMAT_CHECKER)
