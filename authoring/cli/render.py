@@ -78,9 +78,9 @@ def render(
     A campaign renders each mission with the campaign's soundtrack choice (players, voice)
     to <campaign-id>-<n>-<mission-id>.<format>, or with --join one file.
     """
-    # Only what is needed to start the encoder comes before it: the mission's YAML (its name
-    # and title are the output's name and tags) and the export module. jsonschema and the
-    # checks, numpy, the voice, the clips and the mixer follow while ffmpeg starts
+    # Only what is needed to start the encoder comes before it: the mission's YAML (its id,
+    # title and author give the output's name and tags) and the export module. jsonschema and
+    # the checks, numpy, the voice, the clips and the mixer follow while ffmpeg starts
     # (bench/render.py measures the whole command).
     from authoring.audio.captions import CAPTION_FORMATS
     from authoring.audio.export import (
