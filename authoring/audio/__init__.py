@@ -3,21 +3,38 @@
 Public entry points: ``load_voice``, ``render_timeline``, ``measure_cues`` (real lengths of a
 timeline's cues for the linter), ``phrases`` (the distinct fragments a voice needs) and
 ``write_audio``. The package imports only ``mission``, ``errors`` and ``_resources``.
+
+The names below are imported on first use: ``authoring.audio.export`` can then start the
+encoder before numpy and the mixer are loaded (``spacealert render`` overlaps ffmpeg's start-up
+with its own imports).
 """
 
 from __future__ import annotations
 
-from authoring.audio import phrases as phrases
-from authoring.audio.cache import ClipCache, default_cache_dir
-from authoring.audio.export import FORMATS, format_for, write_audio
-from authoring.audio.render import (
-    Rendering,
-    RenderOptions,
-    find_overlaps,
-    measure_cues,
-    render_timeline,
-)
-from authoring.audio.voice import DEFAULT_VOICE, Voice, bundled_voices, load_voice
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from authoring.audio import phrases as phrases
+    from authoring.audio.cache import ClipCache, default_cache_dir
+    from authoring.audio.export import FORMATS, format_for, write_audio
+    from authoring.audio.render import (
+        Rendering,
+        RenderOptions,
+        find_overlaps,
+        measure_cues,
+        render_timeline,
+    )
+    from authoring.audio.voice import DEFAULT_VOICE, Voice, bundled_voices, load_voice
+
+#: Where each public name lives (module under ``authoring.audio``; "" for a module itself).
+_HOMES = {
+    "DEFAULT_VOICE": "voice", "FORMATS": "export", "ClipCache": "cache",
+    "RenderOptions": "render", "Rendering": "render", "Voice": "voice",
+    "bundled_voices": "voice", "default_cache_dir": "cache", "find_overlaps": "render",
+    "format_for": "export", "load_voice": "voice", "measure_cues": "render", "phrases": "",
+    "render_timeline": "render", "write_audio": "export",
+}
 
 __all__ = [
     "DEFAULT_VOICE",
@@ -36,3 +53,13 @@ __all__ = [
     "render_timeline",
     "write_audio",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{home or name}")
+    value = module if not home else getattr(module, name)
+    globals()[name] = value
+    return value

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from authoring._files import atomic_target
-from authoring.audio.pcm import RATE
+from authoring.audio.rate import RATE
 from authoring.audio.tools import require_program
 from authoring.errors import AuthoringError, EnvironmentMissingError, UsageError
 

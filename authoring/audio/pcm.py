@@ -10,12 +10,14 @@ from __future__ import annotations
 import io
 import math
 import wave
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-RATE = 44_100
+from authoring.audio.rate import RATE as RATE  # re-exported: most modules take it from here
+
 Samples = npt.NDArray[np.float32]
 
 SILENCE_DBFS = -50.0        # below this a sample counts as silence when trimming
@@ -39,6 +41,52 @@ def rms_dbfs(x: npt.NDArray[Any]) -> float:
     if x.size == 0:
         return -math.inf
     return gain_to_db(float(np.sqrt(np.mean(np.square(x, dtype=np.float64)))))
+
+
+#: Samples squared and summed per numpy call in ``rms_dbfs_of`` (a float64 buffer of 512 KiB).
+_RMS_LEAF = 1 << 16
+
+
+def rms_dbfs_of(parts: Sequence[npt.NDArray[np.float32]]) -> float:
+    """Returns ``rms_dbfs`` of the parts joined end to end, to the last bit, without joining them.
+
+    The speech level of a render is taken over every clip at once: joining them first cost a
+    track-long float32 copy and its float64 squares (about 110 MB and 0.1 s before the first
+    block could be written). The squares of float32 samples are exact in float64, so only the
+    order of the additions matters: numpy sums a float64 array pairwise, halving it (at a
+    multiple of 8) until a piece is short, and this walks the same halves, handing numpy each
+    short piece, so the sum and the mean are the ones ``rms_dbfs`` gives
+    (tests/audio/test_mixer.py compares them).
+    """
+    total = sum(len(p) for p in parts)
+    if total == 0:
+        return -math.inf
+    squares = np.empty(min(total, _RMS_LEAF), np.float64)
+    index = offset = 0  # where the next piece starts: a part and a sample in it
+
+    def piece_sum(count: int) -> float:
+        nonlocal index, offset
+        out = squares[:count]
+        filled = 0
+        while filled < count:
+            part = parts[index]
+            take = min(count - filled, len(part) - offset)
+            np.square(part[offset:offset + take], out=out[filled:filled + take],
+                      dtype=np.float64)
+            filled += take
+            offset += take
+            if offset == len(part):
+                index, offset = index + 1, 0
+        return float(np.add.reduce(out))
+
+    def pairwise(count: int) -> float:
+        if count <= _RMS_LEAF:
+            return piece_sum(count)
+        half = count // 2
+        half -= half % 8
+        return pairwise(half) + pairwise(count - half)
+
+    return gain_to_db(float(np.sqrt(np.float64(pairwise(total)) / total)))
 
 
 def from_int(data: bytes, width: int, channels: int) -> Samples:

@@ -7,6 +7,7 @@ allowed, mixed and reported as a warning). Sound effects may sit under speech.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -14,13 +15,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from authoring.audio import sfx
 from authoring.audio.cache import ClipCache, default_cache_dir
 from authoring.audio.captions import CaptionCue
 from authoring.audio.mixer import MixPlan, Placed, pcm16_blocks, start_sample
-from authoring.audio.pcm import RATE, Samples, rms_dbfs
+from authoring.audio.pcm import RATE, Samples, rms_dbfs_of
 from authoring.audio.phrases import cue_text
 from authoring.audio.synth import Synthesizer
 from authoring.audio.voice import Voice, load_voice
@@ -203,13 +202,14 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
     """
     synth = Synthesizer(voice, cache)
     cues = timeline.cues
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        # the static's noise does not depend on the speech level: make it while clips load
-        shapes: dict[int, Future[Any]] = {}
-        if options.effects:
-            for i, cue in enumerate(cues):
-                if cue.kind == "static" and _static_span(cue)[0] > 0:
-                    shapes[i] = pool.submit(sfx.static_shape, *_static_span(cue))
+    statics = [i for i, cue in enumerate(cues)
+               if options.effects and cue.kind == "static" and _static_span(cue)[0] > 0]
+    # the static's noise does not depend on the speech level: make it while clips load, on
+    # every core (numpy lets go of the GIL; a 10-minute mission has about a minute of static,
+    # the longest wait before the first block when made on one thread)
+    with ThreadPoolExecutor(max_workers=max(1, min(len(statics), os.cpu_count() or 1))) as pool:
+        shapes: dict[int, Future[Any]] = {
+            i: pool.submit(sfx.static_shape, *_static_span(cues[i])) for i in statics}
         clips = _speech_clips(synth, timeline, progress)
         return _place(timeline, voice, clips, shapes, options, progress)
 
@@ -231,7 +231,7 @@ def _place(timeline: Timeline, voice: Voice, clips: dict[int, Samples],
     warnings += [f"speech overlaps: {o.describe()}" for o in overlaps]
 
     spoken = [clips[i] for i in sorted(clips) if len(clips[i])]
-    ref_db = rms_dbfs(np.concatenate(spoken)) if spoken else voice.loudness_lufs
+    ref_db = rms_dbfs_of(spoken) if spoken else voice.loudness_lufs
     placed: list[Placed] = []
     caption_cues: list[CaptionCue] = []
     for i, cue in enumerate(cues):

@@ -127,7 +127,16 @@ def foreign_text_warning(mission: Mission, voice: Voice) -> str | None:
 
 def voice_for_language(language: str) -> Voice | None:
     """The bundled voice for a mission in ``language`` when no voice was chosen, or None."""
-    found = voices_speaking(language, [load_voice(name) for name in bundled_voices()])
+    names = bundled_voices()
+    tag = language.lower()
+    if tag == primary_language(language) and tag in names:
+        # a voice whose id is the tag and that speaks exactly it sorts first in
+        # voices_speaking whatever the others are: read only that file (every voice file costs
+        # a YAML parse and a schema check, all of them 0.1 s of each render)
+        own = load_voice(tag)
+        if own.id.lower() == tag and own.language.lower() == tag:
+            return own
+    found = voices_speaking(language, [load_voice(name) for name in names])
     return found[0] if found else None
 
 

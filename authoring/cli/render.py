@@ -2,40 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
-from authoring._files import write_atomic
-from authoring.audio import (
-    DEFAULT_VOICE,
-    ClipCache,
-    RenderOptions,
-    default_cache_dir,
-    format_for,
-    load_voice,
-    render_timeline,
-)
-from authoring.audio.captions import CAPTION_FORMATS, captions
-from authoring.audio.export import (
-    AudioSettings,
-    Tags,
-    check_encoder,
-    open_audio,
-    parse_bitrate,
-    parse_channels,
-    stream_into,
-    write_audio,
-)
-from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
-from authoring.mission import Campaign, load_mission
-from authoring.mission.timecode import format_ms
-from authoring.mission.timeline import compile_timeline
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from authoring.audio import ClipCache, RenderOptions
+    from authoring.mission import Campaign
 
 app = typer.Typer()
 
@@ -95,25 +78,56 @@ def render(
     A campaign renders each mission with the campaign's soundtrack choice (players, voice)
     to <campaign-id>-<n>-<mission-id>.<format>, or with --join one file.
     """
+    # Only what is needed to start the encoder comes before it: the mission's YAML (its id,
+    # title and author give the output's name and tags) and the export module. jsonschema and
+    # the checks, numpy, the voice, the clips and the mixer follow while ffmpeg starts
+    # (bench/render.py measures the whole command).
+    from authoring.audio.captions import CAPTION_FORMATS
+    from authoring.audio.export import (
+        AudioSettings,
+        Tags,
+        format_for,
+        open_audio,
+        parse_bitrate,
+        parse_channels,
+    )
+    from authoring.mission import InvalidFileError, Mission, check_mission, is_campaign
+    from authoring.mission.build import heading
+    from authoring.mission.load import Document, read_document
+
+    def checked(doc: Document) -> Mission:
+        loaded, problems = check_mission(doc)
+        if loaded is None:
+            raise InvalidFileError(problems)
+        return loaded
+
     settings_channels, settings_bitrate = parse_channels(channels), parse_bitrate(bitrate)
     if caption_format is not None and caption_format not in CAPTION_FORMATS:
         raise UsageError(f"--captions expects one of {', '.join(CAPTION_FORMATS)}, "
                          f"got {caption_format!r}")
-    campaign = campaign_or_none(mission)
-    if campaign is not None:
+    doc = read_document(mission)  # read once, whether it is a campaign or a mission
+    if is_campaign(doc):
+        from authoring.audio import ClipCache, RenderOptions, default_cache_dir
+        from authoring.mission import load_campaign
+
         if caption_format is not None:
             raise UsageError("--captions applies to single missions")
-        _render_campaign(campaign, out, voice=voice, fmt=fmt, players=players,
+        _render_campaign(load_campaign(mission), out, voice=voice, fmt=fmt, players=players,
                          cache=None if no_cache else ClipCache(cache_dir or default_cache_dir()),
                          options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
                          join=join, pause=pause)
         return
     if join:
         raise UsageError("--join applies to campaign files")
-    loaded = load_mission(mission)
+    early = heading(doc.data) if not doc.problems else None
+    loaded: Mission | None = None
+    if early is None:  # no name or title to go by: the file's problems first
+        loaded = checked(doc)
+        early = loaded.id, loaded.title, loaded.author
+    mission_id, title, author = early
     if out is None:
         fmt = format_for(Path("x.mp3"), fmt)
-        out = Path(f"{loaded.id}.{fmt}")
+        out = Path(f"{mission_id}.{fmt}")
     else:
         fmt = format_for(out, fmt)
     if out.is_dir():
@@ -121,41 +135,46 @@ def render(
     if not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
     settings = AudioSettings(fmt, settings_channels, settings_bitrate,
-                             Tags(title=loaded.title, artist=loaded.author)).check()
-    if voice is None:
-        from authoring.audio.voice import voice_for_language
+                             Tags(title=title, artist=author)).check()
+    # the encoder starts now: its start-up overlaps the checks, the imports, the voice and the
+    # clips; a mission the checks refuse stops it and leaves no file (open_audio)
+    with open_audio(out, settings) as sink:
+        loaded = loaded or checked(doc)
+        from authoring._files import write_atomic
+        from authoring.audio import (
+            DEFAULT_VOICE,
+            ClipCache,
+            RenderOptions,
+            default_cache_dir,
+            load_voice,
+            render_timeline,
+        )
+        from authoring.audio.captions import captions
+        from authoring.audio.export import stream_into
+        from authoring.audio.voice import foreign_text_warning, voice_for_language
+        from authoring.mission.timecode import format_ms
+        from authoring.mission.timeline import compile_timeline
 
-        found = voice_for_language(loaded.language)
-        if found is None:
-            err(f"warning: no bundled voice speaks {loaded.language!r}: reading {loaded.id} "
-                f"with {DEFAULT_VOICE!r} (choose one with --voice)")
-        chosen = found or load_voice(DEFAULT_VOICE)
-    else:
-        chosen = load_voice(voice)
-    from authoring.audio.voice import foreign_text_warning
-
-    foreign = foreign_text_warning(loaded, chosen)
-    if foreign is not None:
-        err(f"warning: {foreign}")
-    timeline = compile_timeline(loaded, players)
-    cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
-    console = Console(stderr=True)
-    # the encoder starts before the clips are read, so its start-up costs no time
-    with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                  console=console, transient=True,
-                  disable=not console.is_terminal) as bar, open_audio(out, settings) as sink:
-        task = bar.add_task("synthesizing", total=None)
-
-        def report(done: int, total: int, what: str) -> None:
-            bar.update(task, completed=done, total=total,
-                       description="mixing" if what == "mixing" else f"speaking {what}")
-
-        rendering = render_timeline(
-            timeline, chosen, cache=cache,
-            options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
-            progress=report)
-        bar.update(task, description=f"mixing and encoding {fmt}", total=None)
-        stream_into(sink, rendering.pcm_blocks(sink.channels))
+        if voice is None:
+            found = voice_for_language(loaded.language)
+            if found is None:
+                err(f"warning: no bundled voice speaks {loaded.language!r}: reading "
+                    f"{loaded.id} with {DEFAULT_VOICE!r} (choose one with --voice)")
+            chosen = found or load_voice(DEFAULT_VOICE)
+        else:
+            chosen = load_voice(voice)
+        foreign = foreign_text_warning(loaded, chosen)
+        if foreign is not None:
+            err(f"warning: {foreign}")
+        timeline = compile_timeline(loaded, players)
+        cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
+        with _progress_bar() as bar:
+            rendering = render_timeline(
+                timeline, chosen, cache=cache,
+                options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
+                progress=bar.report)
+            bar.stage(f"mixing and encoding {fmt}")
+            stream_into(sink, rendering.pcm_blocks(sink.channels))
     for warning in rendering.warnings:
         err(f"warning: {warning}")
     if cache is not None and cache.warning is not None:
@@ -173,11 +192,45 @@ def render(
         f"{format_ms(rendering.duration_ms)}, {len(rendering.clips)} spoken cues{stats}")
 
 
+class _Bar:
+    """Where the render reports its progress: nowhere (stderr is not a terminal) or a Rich bar."""
+
+    def __init__(self, bar: Progress | None = None) -> None:
+        self._bar = bar
+        self._task = bar.add_task("synthesizing", total=None) if bar is not None else None
+
+    def report(self, done: int, total: int, what: str) -> None:
+        if self._bar is not None and self._task is not None:
+            self._bar.update(self._task, completed=done, total=total,
+                             description="mixing" if what == "mixing" else f"speaking {what}")
+
+    def stage(self, what: str) -> None:
+        if self._bar is not None and self._task is not None:
+            self._bar.update(self._task, description=what, total=None)
+
+
+@contextlib.contextmanager
+def _progress_bar() -> Iterator[_Bar]:
+    """Yields the render's progress bar; Rich is imported only when stderr is a terminal."""
+    if not sys.stderr.isatty() and "FORCE_COLOR" not in os.environ:
+        yield _Bar()  # a render in a script or a pipe shows no bar and need not load Rich
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as bar:
+        yield _Bar(bar)
+
+
 def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
                      fmt: str | None, players: int | None, cache: ClipCache | None,
                      options: RenderOptions, join: bool, pause: int) -> None:
     """Renders a campaign: one file per mission into a folder, or one joined file."""
+    from authoring.audio import DEFAULT_VOICE, load_voice
     from authoring.audio.campaign import joined_track, render_campaign
+    from authoring.audio.export import check_encoder, format_for, write_audio
     from authoring.audio.mixer import to_stereo_pcm16
 
     if join:

@@ -7,6 +7,7 @@ that is a matter of taste or of the official norms is the linter's job.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from authoring.mission.model import (
     Threat,
 )
 from authoring.mission.problem import Problem
+from authoring.mission.schema import load_schema
 from authoring.mission.timecode import format_clock, parse_clock
 
 
@@ -39,6 +41,25 @@ def _event(raw: Mapping[str, Any]) -> Event:
     if "comms_down" in raw:
         return CommsDown(at, int(raw["comms_down"]["seconds"]))
     return Announcement(at, str(raw["announcement"]["text"]))
+
+
+def heading(data: Any) -> tuple[str, str, str] | None:
+    """Returns a parsed mission's (id, title, author) as ``build_mission`` makes them, or None.
+
+    None when they are not all strings (the author may be absent) or the id is not of the
+    schema's form (it names files), i.e. when only the checks can say what the file is.
+    ``spacealert render`` names and tags its output from them and starts its encoder before the
+    whole file is checked; the checks still decide.
+    """
+    if not isinstance(data, Mapping):
+        return None
+    found = (data.get("id"), data.get("title"), data.get("author", ""))
+    if not all(isinstance(value, str) for value in found):
+        return None
+    id_pattern = load_schema("mission")["properties"]["id"]["pattern"]
+    if re.search(id_pattern, str(data["id"])) is None:
+        return None
+    return str(data["id"]), str(data["title"]), str(data.get("author", ""))
 
 
 def build_mission(doc: Document) -> tuple[Mission | None, list[Problem]]:

@@ -3,6 +3,9 @@
 jsonschema knows JSON paths only; positions come from the ruamel containers through
 ``Document.locate``. Each error becomes one ``Problem`` of the ``S1`` family, with a message
 that says what was expected and, for unknown keys, a pointer at the key itself.
+
+jsonschema is imported by the first validation, not with this module: it is the slowest import
+of the mission package, and ``spacealert render`` starts its encoder before it validates.
 """
 
 from __future__ import annotations
@@ -12,23 +15,26 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, relevance
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from authoring._resources import data_dir
 from authoring.mission.load import Document
 from authoring.mission.problem import Problem
 from authoring.mission.timecode import CLOCK_PATTERN, format_clock
 
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Resource
+
 SCHEMA_BASE = "https://spacealert.invalid/schemas/"
 
 
 def _retrieve(uri: str) -> Resource:
+    from referencing import Resource
+    from referencing.exceptions import NoSuchResource
+    from referencing.jsonschema import DRAFT202012
+
     # Only our own schemas resolve; nothing ever touches the network.
     if not uri.startswith(SCHEMA_BASE):
         raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
@@ -49,9 +55,15 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """Returns a Draft 2020-12 validator for the packaged schema ``name``."""
+    """Returns a Draft 2020-12 validator for the packaged schema ``name``.
+
+    The packaged schemas are not checked against the meta-schema here (that took a tenth of
+    the validation's time in every command): tests/mission/test_schemas.py checks each one.
+    """
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+
     schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
     registry: Registry[Any] = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
     return Draft202012Validator(schema, registry=registry,
                                 format_checker=Draft202012Validator.FORMAT_CHECKER)
@@ -97,6 +109,8 @@ def _json_path(path: Sequence[str | int]) -> str:
 
 def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
     """Descends into anyOf/oneOf contexts to the most relevant concrete error."""
+    from jsonschema.exceptions import relevance
+
     if error.context:
         best = sorted(error.context, key=relevance)[-1]
         yield from _leaf_errors(best)

@@ -55,3 +55,21 @@ def test_alarm_bed_is_the_cycle_looped() -> None:
     cycle = klaxon_cycle() * np.float32(db_to_gain(-20.0 - 30.0))
     n = len(cycle) * 2 + 1_234
     assert np.array_equal(alarm_bed(n, -20.0, -30.0), np.tile(cycle, 3)[:n])
+
+
+def test_speech_level_over_parts_is_the_level_of_the_joined_parts_to_the_bit() -> None:
+    from authoring.audio.pcm import rms_dbfs, rms_dbfs_of
+
+    rng = np.random.default_rng(11)
+    for _ in range(12):
+        # clips of any length (empty, shorter than a piece, spanning several pieces); totals
+        # from a few samples to several numpy pieces, so every branch of the halving is met
+        sizes = rng.integers(0, 150_000, int(rng.integers(1, 25)))
+        sizes[rng.integers(0, len(sizes))] = 0
+        parts = [(rng.standard_normal(n) * rng.uniform(0.01, 0.9)).astype(np.float32)
+                 for n in sizes]
+        joined = np.concatenate(parts)
+        assert rms_dbfs_of(parts) == rms_dbfs(joined)
+    tiny = [np.array([0.5, -0.25], np.float32), np.array([0.125], np.float32)]
+    assert rms_dbfs_of(tiny) == rms_dbfs(np.concatenate(tiny))
+    assert rms_dbfs_of([]) == rms_dbfs(np.zeros(0, np.float32)) == float("-inf")

@@ -268,6 +268,33 @@ def test_an_existing_file_is_replaced_only_when_the_render_succeeds(tmp_path: Pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["clash.yaml", "keep.wav", "scratch"]
 
 
+@pytest.mark.parametrize("suffix", ["mp3", "wav"])
+def test_a_mission_the_checks_refuse_stops_the_early_encoder_and_leaves_no_file(
+        tmp_path: Path, suffix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # id and title are readable, so the encoder starts before the checks; phase 2 ends before
+    # phase 1 and an event has no time: the file's own problems, exit 1, nothing written
+    mission = tmp_path / "bad.yaml"
+    mission.write_text(
+        "format: 1\nid: bad-one\ntitle: Bad\nprofile: test-run\n"
+        'phases: ["2:45", "1:30"]\nevents:\n  - {threat: {turn: 1, zone: red}}\n',
+        encoding="utf-8")
+    out = tmp_path / f"keep.{suffix}"
+    out.write_bytes(b"precious")
+    result = runner.invoke(app, ["render", str(mission), "-o", str(out)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {mission}:")
+    assert "'at'" in result.stderr
+    assert out.read_bytes() == b"precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml", f"keep.{suffix}",
+                                                          "scratch"]
+    # without -o the name comes from the id: no bad-one.<suffix> and no temporary file either
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["render", str(mission), "--format", suffix])
+    assert result.exit_code == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml", f"keep.{suffix}",
+                                                          "scratch"]
+
+
 def test_missing_ffmpeg_is_exit_3_with_an_install_hint(
         short_mission: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil

@@ -219,9 +219,13 @@ def test_an_espeak_voice_that_does_not_exist_is_reported(tmp_path: Path) -> None
 def test_one_resolver_pairs_mission_languages_with_voices() -> None:
     from authoring.audio.voice import voice_for_language, voices_speaking
 
-    for tag, expected in [("de-AT", "de"), ("de", "de"), ("EN-gb", "en"), ("fr-CA", "fr")]:
+    for tag, expected in [("de-AT", "de"), ("de", "de"), ("EN-gb", "en"), ("fr-CA", "fr"),
+                          ("en", "en"), ("EN", "en")]:
         found = voice_for_language(tag)
         assert found is not None and found.id == expected, tag
+        # the shortcut for a bare language reads one file; it must pick what the full rule picks
+        every = voices_speaking(tag, [load_voice(name) for name in bundled_voices()])
+        assert found == every[0], tag
     assert voice_for_language("it") is None
     pack = [load_voice("en"), load_voice("de"), load_voice("en-gtts")]
     assert [v.id for v in voices_speaking("de-AT", pack)] == ["de"]
