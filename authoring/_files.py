@@ -20,7 +20,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from authoring.errors import InvalidInputError, UsageError
@@ -177,9 +177,13 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     sweep_leftovers(folder, ".part", target.name)
     try:
         fd, name = tempfile.mkstemp(dir=folder, prefix=temp_prefix(target.name), suffix=".part")
+        os.close(fd)
     except OSError as error:
         raise InvalidInputError(f"cannot write {target}: {error.strerror or error}") from None
-    os.close(fd)
+    except BaseException:
+        # interrupted while the temp file was being made: its name is known only by its form
+        remove_own_temps(folder, [target.name])
+        raise
     tmp = Path(name)
     try:
         yield tmp
@@ -191,6 +195,22 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def remove_own_temps(folder: Path, names: Iterable[str]) -> None:
+    """Removes this process's temp files for ``names`` in ``folder`` (``.NAME.PID-….part``).
+
+    For a batch of writes that must leave nothing behind when interrupted, whatever the
+    moment: a Ctrl-C can come after a temp file exists and before its writer knows its name.
+    """
+    prefixes = tuple(temp_prefix(name) for name in names)
+    if not prefixes:
+        return
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.startswith(prefixes) and entry.name.endswith(".part"):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 def write_atomic(path: str | Path, data: bytes | str) -> None:

@@ -182,6 +182,26 @@ def test_signal_mid_render_keeps_the_old_output_and_leaves_no_temp_file(
     _no_temp_files(tmp_path)
 
 
+@pytest.mark.parametrize(("sig", "delay"), [(signal.SIGINT, 0.0), (signal.SIGINT, 0.2),
+                                            (signal.SIGTERM, 0.1)])
+def test_signal_mid_generate_count_leaves_no_file_and_no_temp_file(
+        tmp_path: Path, sig: signal.Signals, delay: float) -> None:
+    # generate --count writes each file while workers make the next ones, and renames them
+    # all only at the end: interrupted, it must leave the folder as it was
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "base-5.yaml").write_text("the previous file\n")
+    proc = _start(["generate", "--count", "3000", "--seed", "1", "-o", "out"], tmp_path)
+    _wait_for(lambda: any(p.suffix == ".part" for p in out.iterdir()), proc,
+              "the first file is being written")
+    time.sleep(delay)
+    _send(proc, sig)
+    _finish(proc, 128 + sig)
+    assert [p.name for p in out.iterdir()] == ["base-5.yaml"]
+    assert (out / "base-5.yaml").read_text() == "the previous file\n"
+    _no_temp_files(tmp_path)
+
+
 def test_workers_do_not_import_the_cli(tmp_path: Path) -> None:
     # every process started from this one inherits PYTHONPROFILEIMPORTTIME and reports its imports
     # started through a console script as pip writes it: "spawn" would re-run it in each worker

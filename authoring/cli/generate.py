@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +20,7 @@ from authoring.generate import (
     parse_range,
 )
 from authoring.generate.batch import generate_many
-from authoring.generate.output import write_text_atomic
+from authoring.generate.output import write_text_atomic, write_texts_atomic
 from authoring.mission.model import DECK_COLOURS, PROFILES
 
 app = typer.Typer()
@@ -142,12 +143,17 @@ def generate(
         raise UsageError(f"{output}: not a folder; --count writes one file per mission into -o DIR")
     seeds = range(seed, seed + count)
     targets = [output / f"{profile}-{s}.yaml" for s in seeds]
-    # generate everything first: a failing seed leaves no half-written batch behind
-    made_all = generate_many(base, seeds)
-    for target, (_, text) in zip(targets, made_all, strict=True):
-        write_text_atomic(target, text)
+    ids: list[str] = []
+
+    def files() -> Iterator[tuple[Path, str]]:
+        for target, (mission_id, text) in zip(targets, generate_many(base, seeds), strict=True):
+            ids.append(mission_id)
+            yield target, text
+
+    # all or none: a seed that fails leaves no half-written batch behind
+    write_texts_atomic(files())
     err(f"wrote {count} missions to {output} (seeds {seed}..{seed + count - 1})")
     if as_json:
         typer.echo(json.dumps({"missions": [
             {"id": mission_id, "seed": s, "file": str(t)}
-            for (mission_id, _), s, t in zip(made_all, seeds, targets, strict=True)]}, indent=2))
+            for mission_id, s, t in zip(ids, seeds, targets, strict=True)]}, indent=2))

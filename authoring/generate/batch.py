@@ -9,7 +9,7 @@ fail at once, before any worker starts. Workers run under the toolkit's interrup
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from authoring._workers import quickest_start_method, worker_pool
@@ -26,17 +26,21 @@ def _made(options: GenerateOptions) -> tuple[str, str]:
 
 
 def generate_many(base: GenerateOptions, seeds: Sequence[int],
-                  jobs: int | None = None) -> list[tuple[str, str]]:
-    """Returns (mission id, file text) for each seed, in order (``jobs``: worker processes)."""
+                  jobs: int | None = None) -> Iterator[tuple[str, str]]:
+    """Yields (mission id, file text) for each seed, in order (``jobs``: worker processes).
+
+    A generator, so that the caller can write each file while the next ones are made.
+    """
     wanted = [replace(base, seed=seed) for seed in seeds]
     if not wanted:
-        return []
-    first = _made(wanted[0])
+        return
+    yield _made(wanted[0])
+    rest = wanted[1:]
     cores = jobs if jobs is not None else len(os.sched_getaffinity(0))
     workers = min(cores, len(wanted) // (PARALLEL_FROM // 2))
     if workers < 2 or len(wanted) < PARALLEL_FROM:
-        return [first, *(_made(options) for options in wanted[1:])]
-    rest = wanted[1:]
+        yield from (_made(options) for options in rest)
+        return
     with worker_pool(workers, quickest_start_method()) as pool:
         chunk = max(1, min(64, len(rest) // (workers * 8)))
-        return [first, *pool.map(_made, rest, chunksize=chunk)]
+        yield from pool.imap(_made, rest, chunksize=chunk)

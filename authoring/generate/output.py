@@ -10,17 +10,42 @@ changes nothing.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterable
 from pathlib import Path
 
-from authoring._files import write_atomic
+from authoring._files import atomic_target, remove_own_temps, write_atomic
 from authoring.errors import InvalidInputError
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Writes ``text`` to ``path`` atomically (replacing it), creating its folder."""
+def _make_folder(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InvalidInputError(f"{path}: cannot write: {(error.strerror or str(error)).lower()}"
                                 ) from None
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` atomically (replacing it), creating its folder."""
+    _make_folder(path)
     write_atomic(path, text)
+
+
+def write_texts_atomic(files: Iterable[tuple[Path, str]]) -> None:
+    """Writes many (path, text) pairs, all or none: each is written to its temp file as it
+    comes (while the next is still being made), and only once ``files`` is exhausted without
+    an error are they all renamed into place; otherwise every temp file is removed."""
+    started: dict[Path, list[str]] = {}
+    try:
+        with contextlib.ExitStack() as staged:
+            for path, text in files:
+                _make_folder(path)
+                started.setdefault(path.parent, []).append(path.name)
+                staged.enter_context(atomic_target(path)).write_bytes(text.encode("utf-8"))
+    except BaseException:
+        # each staged file removes its own temp file; this also catches one whose writer was
+        # interrupted before it was registered
+        for folder, names in started.items():
+            remove_own_temps(folder, names)
+        raise

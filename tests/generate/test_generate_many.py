@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
-from authoring.generate import GenerateOptions, generate_mission, generated_text
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from authoring.cli import app
+from authoring.generate import (
+    GenerateOptions,
+    GenerationError,
+    batch,
+    generate_mission,
+    generated_text,
+)
 from authoring.generate.batch import PARALLEL_FROM, generate_many
 
 
 def test_workers_give_the_same_missions_in_seed_order() -> None:
     base = GenerateOptions(profile="base", seed=0)
     seeds = range(500, 500 + PARALLEL_FROM)
-    spread = generate_many(base, seeds, jobs=2)
-    alone = generate_many(base, seeds, jobs=1)
+    spread = list(generate_many(base, seeds, jobs=2))
+    alone = list(generate_many(base, seeds, jobs=1))
     assert spread == alone
     for seed, (mission_id, text) in zip(seeds[::50], spread[::50], strict=True):
         made = generate_mission(GenerateOptions(profile="base", seed=seed))
@@ -18,4 +30,24 @@ def test_workers_give_the_same_missions_in_seed_order() -> None:
 
 
 def test_no_seeds_no_missions() -> None:
-    assert generate_many(GenerateOptions(profile="base", seed=0), []) == []
+    assert list(generate_many(GenerateOptions(profile="base", seed=0), [])) == []
+
+
+def test_a_failing_seed_leaves_no_file_and_no_temp_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # files are written while later seeds are still being made: a failure must undo them all
+    real = batch._made
+
+    def failing(options: GenerateOptions) -> tuple[str, str]:
+        if options.seed == 13:
+            raise GenerationError("no mission found for seed 13")
+        return real(options)
+
+    monkeypatch.setattr(batch, "_made", failing)
+    (tmp_path / "base-10.yaml").write_text("kept\n")
+    result = CliRunner().invoke(app, ["generate", "--count", "5", "--seed", "10",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "no mission found for seed 13" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["base-10.yaml"]
+    assert (tmp_path / "base-10.yaml").read_text() == "kept\n"
