@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from authoring._files import atomic_target, remove_own_temps, write_atomic
+from authoring._files import atomic_target, fill, remove_own_temps, write_atomic
 from authoring.errors import InvalidInputError
 
 
@@ -42,7 +42,7 @@ def write_texts_atomic(files: Iterable[tuple[Path, str]]) -> None:
             for path, text in files:
                 _make_folder(path)
                 started.setdefault(path.parent, []).append(path.name)
-                staged.enter_context(atomic_target(path)).write_bytes(text.encode("utf-8"))
+                fill(staged.enter_context(atomic_target(path)), text.encode("utf-8"))
     except BaseException:
         # each staged file removes its own temp file; this also catches one whose writer was
         # interrupted before it was registered
