@@ -19,16 +19,17 @@ ALLOWED: dict[str, set[str]] = {
     "_resources": {"errors"},
     "_files": {"errors"},
     "_workers": set(),
+    "_lazy": set(),  # PEP 562 package attributes (standard library only)
     "_native": set(),  # builds and finds the native engine core (files only)
     "_engine_native": set(),  # the native core's generated package (compiled engine copies)
     "mission": {"errors", "_resources", "mission", "_workers"},
     "engine": {"engine", "mission", "_native"},
     # crews, Monte Carlo play, ratings and their calibration: over the engine, under its users
     "simulation": {"simulation", "engine", "mission", "errors", "_resources", "_files",
-                   "_workers"},
-    "audio": {"audio", "mission", "errors", "_resources", "_files"},
+                   "_workers", "_lazy"},
+    "audio": {"audio", "mission", "errors", "_resources", "_files", "_lazy"},
     "lint": {"lint", "mission", "engine", "simulation", "audio", "errors", "_resources", "_files",
-             "_workers"},
+             "_workers", "_lazy"},
     "generate": {"generate", "mission", "engine", "lint", "errors", "_resources", "_files",
                  "_workers"},
     "report": {"report", "lint", "errors"},

@@ -11,8 +11,9 @@ with its own imports).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from authoring._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from authoring.audio import phrases as phrases
@@ -55,11 +56,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(f"{__name__}.{home or name}")
-    value = module if not home else getattr(module, name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _HOMES, globals())

@@ -12,7 +12,9 @@ Entry points for other layers::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from authoring._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from authoring.lint.config import LintConfig, LintConfigError, find_config, read_config
@@ -31,15 +33,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY, globals())
 
 
 __all__ = [
