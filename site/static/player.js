@@ -140,22 +140,23 @@
     keepVisible(items[found + 1] || items[found]);
   }
 
-  // The captions as spans of time. A countdown ("First phase ends in", then five … one, each
-  // word a short cue a second apart) is one growing caption held across the gaps between the
-  // words, so it can be read; every other spoken cue is shown while it is heard.
+  // The captions as spans of time. A countdown (a lead such as "First phase ends in" or "Data
+  // transfer in", then five … one, each word a short cue a second apart) is one growing caption
+  // held across the gaps between the words, so it can be read; every other spoken cue is shown
+  // while it is heard.
   function captionSpans(all) {
     var spoken = all.filter(function (c) { return c.t; });
     var out = [];
     var run = null; // the countdown heard so far
     spoken.forEach(function (c, n) {
       var next = spoken[n + 1];
-      if (c.k === "countdown") { run = c.t; }
-      else if (c.k === "count") { run = (run === null ? "" : run + " ") + c.t; }
-      else { run = null; }
+      var countFollows = next && next.k === "count" && next.s - c.e <= 2500;
+      if (c.k === "count") { run = (run === null ? "" : run + " ") + c.t; }
+      else { run = countFollows ? c.t : null; } // whatever cue leads into the count
       var text = run === null ? c.t : run;
       var end = c.e;
       if (run !== null) {
-        if (next && next.k === "count" && next.s - c.e <= 2500) { end = next.s; }
+        if (countFollows) { end = next.s; }
         else { end = c.e + 1000; run = null; } // the last word stays a moment
       }
       out.push({ s: c.s, e: end, t: text });
