@@ -60,16 +60,11 @@ class LintContext:
         return parse_directives(self.document.text)
 
     def simulation(self, options: Mapping[str, Any]) -> Any:
-        """Returns the Monte Carlo statistics for the simulation options (run at most once)."""
+        """Returns the Monte Carlo statistics for the simulation options (``simulate_with``
+        keeps recent runs, so the G rules of one mission simulate it once)."""
         from authoring.simulation.montecarlo import simulate_with  # the engine loads when asked
 
-        key = ("simulation", options["crew"], int(options["games"]), int(options["seed"]),
-               int(options["iterations"]), int(options.get("styles", 40)),
-               int(options.get("jobs", 1)))
-        if key not in self.cache:
-            self.cache[key] = simulate_with(self.mission, options,
-                                            jobs=int(options.get("jobs", 1)))
-        return self.cache[key]
+        return simulate_with(self.mission, options, jobs=int(options.get("jobs", 1)))
 
     def locate(self, path: Sequence[PathStep], *, key: bool = False) -> tuple[int, int]:
         """Returns the 1-based (line, col) of ``path`` in the file, (1, 1) without a document."""

@@ -13,6 +13,7 @@ in phase 1; turns 4-12 are planned knowing every threat.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -250,10 +251,23 @@ def simulate_with(mission: Mission, settings: Mapping[str, Any], *,
     """Runs ``simulate`` with G-rule style settings (crew, games, seed, iterations, styles).
 
     The one place that turns those settings into a run, so that the linter, the calibration
-    and the pack ratings always simulate alike and stay on one scale.
+    and the pack ratings always simulate alike and stay on one scale. The last few runs are
+    kept: the G rules, the studio's Rate and a pack build ask for several figures of one
+    mission (G101, G102, G103, the rating), which is one simulation. Nobody changes a
+    ``SimulationStats`` once made, so one object can answer them all.
     """
     crew = str(settings["crew"])
-    crew_options = ({"iterations": int(settings["iterations"]),
-                     "styles": int(settings.get("styles", 40))} if crew == "planner" else {})
-    return simulate(mission, games=int(settings["games"]), crew=crew,
-                    seed=int(settings["seed"]), jobs=jobs, crew_options=crew_options)
+    planner = crew == "planner"
+    key = (crew, int(settings["games"]), int(settings["seed"]),
+           int(settings["iterations"]) if planner else 0,
+           int(settings.get("styles", 40)) if planner else 0)
+    return _simulated(mission, key, jobs)
+
+
+@functools.lru_cache(maxsize=8)
+def _simulated(mission: Mission, key: tuple[str, int, int, int, int],
+               jobs: int) -> SimulationStats:
+    crew, games, seed, iterations, styles = key
+    crew_options = {"iterations": iterations, "styles": styles} if crew == "planner" else {}
+    return simulate(mission, games=games, crew=crew, seed=seed, jobs=jobs,
+                    crew_options=crew_options)

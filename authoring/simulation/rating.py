@@ -14,6 +14,7 @@ intervals, so that a figure from 20 games is not read as more exact than it is.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -51,11 +52,6 @@ class Rating:
             return "hard"
         return "extreme"
 
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The value's 95 % interval, within 0-100."""
-        return max(0.0, self.value - self.margin), min(100.0, self.value + self.margin)
-
     def describe(self) -> str:
         """One line: "40.5 ± 9.8 (95 %, 20 games; official missions 1-8: 33.0-56.7)"."""
         return (f"{self.value:.1f} ± {self.margin:.1f} (95 %, {self.games} games; official "
@@ -78,16 +74,12 @@ def rate(stats: SimulationStats) -> Rating:
     """The rating of a finished simulation on the calibrated scale."""
     progress = stats.progress()
     n = len(progress)
-    if n >= 2:
-        mean = sum(progress) / n
-        spread = math.sqrt(sum((p - mean) ** 2 for p in progress) / (n - 1))
-        margin = 100.0 * Z95 * spread / math.sqrt(n)
-    else:
-        margin = 100.0  # one game says nothing about the spread
+    # one game says nothing about the spread
+    margin = 100.0 * Z95 * statistics.stdev(progress) / math.sqrt(n) if n >= 2 else 100.0
     low, high = official_range()
-    survived = sum(o.survived for o in stats.outcomes)
     return Rating(round(stats.difficulty(), 1), round(margin, 1), low, high,
-                  stats.survival_rate, wilson(survived, n), n, stats.crew)
+                  stats.survival_rate, wilson(round(stats.survival_rate * n), n), n,
+                  stats.crew)
 
 
 def rate_mission(mission: Mission) -> tuple[Rating | None, str]:

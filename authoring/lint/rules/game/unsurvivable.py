@@ -37,7 +37,8 @@ from authoring.engine import EngineError
 from authoring.lint.context import LintContext
 from authoring.lint.rule import Finding, Options
 from authoring.lint.rules._util import EVENTS_KEY
-from authoring.simulation.calibration import DEFAULT_SETTINGS, official_range
+from authoring.simulation.calibration import DEFAULT_SETTINGS
+from authoring.simulation.rating import rate
 
 CODE = "G101"
 NAME = "unsurvivable-mission"
@@ -56,8 +57,8 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     except EngineError as error:
         yield Finding(EVENTS_KEY, f"cannot simulate the mission: {error}", key=True)
         return
-    _, hardest = official_range()
-    rating = stats.difficulty()
+    rated = rate(stats)
+    rating, hardest = rated.value, rated.high
     if rating > hardest + float(options["margin"]):
         killers = ", ".join(f"{name} ({count}x)" for name, count
                             in stats.killers().most_common(3)) or "none"
