@@ -119,15 +119,24 @@ def remove_leftovers(parent: Path) -> list[Path]:
     return removed
 
 
+def new_scratch_folder() -> Path:
+    """A new private temporary folder named after this process, which its owner removes.
+
+    Leftovers of killed sessions (kill -9 runs no cleanup) are removed first: the name tells
+    whose it is.
+    """
+    parent = Path(tempfile.gettempdir())
+    remove_leftovers(parent)
+    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=parent))
+
+
 @contextmanager
 def scratch_folder() -> Iterator[Path]:
     """A private temporary folder for one session, removed however the session ends.
 
     Leftovers of killed sessions (kill -9 runs no cleanup) are removed first.
     """
-    parent = Path(tempfile.gettempdir())
-    remove_leftovers(parent)
-    folder = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=parent))
+    folder = new_scratch_folder()
     try:
         yield folder
     finally:

@@ -16,6 +16,7 @@ from pathlib import Path
 from authoring._files import write_atomic
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission.load import MAX_FILE_BYTES
+from authoring.publish.serve import is_inside
 
 _NAME = re.compile(r"^[\w.-]+\.ya?ml$")
 #: Folders below the mission folder that are listed (a pack: missions/, campaigns/ …).
@@ -56,10 +57,9 @@ class MissionFolder:
             raise UsageError(f"'file': {name!r} is not a .yaml file name inside the mission "
                              "folder (relative, no '..')")
         path = self.root.joinpath(*parts)
-        real = os.path.realpath(path)
-        if not (real.startswith(str(self.root) + os.sep)):
+        if not is_inside(str(path), str(self.root)) or os.path.realpath(path) == str(self.root):
             raise UsageError(f"'file': {name!r} leads outside the mission folder")
-        if must_exist and not os.path.isfile(real):
+        if must_exist and not os.path.isfile(os.path.realpath(path)):
             raise NotFoundError(f"no file {name!r} in the mission folder")
         return path
 
@@ -73,8 +73,7 @@ class MissionFolder:
                 if not _NAME.match(name) or name.startswith("."):
                     continue
                 path = Path(folder) / name
-                real = os.path.realpath(path)
-                if real.startswith(str(self.root) + os.sep) and os.path.isfile(real):
+                if is_inside(str(path), str(self.root)) and os.path.isfile(path):
                     found.append(path.relative_to(self.root).as_posix())
                 if len(found) >= MAX_LISTED:
                     return found

@@ -391,10 +391,9 @@ class StudioServer(PreviewServer):
     @staticmethod
     def testrun(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
         import shutil
-        import tempfile
 
         from authoring.mission import InvalidFileError, check_mission, parse_document
-        from authoring.publish.play import AUTOPLAY, prepare
+        from authoring.publish.play import AUTOPLAY, new_scratch_folder, prepare
 
         s = h.server
         mission, problems = check_mission(parse_document(_text(body), "mission.yaml"))
@@ -402,7 +401,7 @@ class StudioServer(PreviewServer):
             raise InvalidFileError(problems)
         cache = ClipCache(s.cache_dir) if s.cache_dir else None
         voice = s.voice_for(body.get("voice"))
-        root = Path(tempfile.mkdtemp(prefix="spacealert-studio-run-"))
+        root = new_scratch_folder()  # named after this process: a killed studio's is swept
         try:
             with s.audio_lock:
                 site = prepare(mission, voice, root, cache)
