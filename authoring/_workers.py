@@ -25,9 +25,12 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.pool import Pool
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 _starting = False
 _hook_installed = False
@@ -99,3 +102,27 @@ def worker_pool(processes: int, method: str = "spawn",
     with starting_workers(method):
         return multiprocessing.get_context(method).Pool(
             processes, initializer=_init_then, initargs=(initializer, initargs))
+
+
+def default_jobs() -> int:
+    """Returns the number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def ordered_map(function: Callable[[T], R], items: Sequence[T], *, jobs: int | None = None,
+                parallel_from: int) -> Iterator[R]:
+    """Yields ``function(item)`` for each item, in order, on up to ``jobs`` cores.
+
+    Fewer than ``parallel_from`` items (or one core) run in this process: a worker's start-up
+    would cost more than it saves. ``function`` must be module-level (workers run it).
+    """
+    workers = min(jobs if jobs is not None else default_jobs(), len(items) // (parallel_from // 2))
+    if workers < 2 or len(items) < parallel_from:
+        yield from map(function, items)
+        return
+    with worker_pool(workers, quickest_start_method()) as pool:
+        yield from pool.imap(function, items,
+                             chunksize=max(1, min(64, len(items) // (workers * 8))))

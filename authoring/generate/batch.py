@@ -8,11 +8,10 @@ fail at once, before any worker starts. Workers run under the toolkit's interrup
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from authoring._workers import quickest_start_method, worker_pool
+from authoring._workers import ordered_map
 from authoring.generate import GenerateOptions, generate_mission, generated_text
 
 #: Below this many missions a worker's start-up costs more than it saves.
@@ -35,12 +34,4 @@ def generate_many(base: GenerateOptions, seeds: Sequence[int],
     if not wanted:
         return
     yield _made(wanted[0])
-    rest = wanted[1:]
-    cores = jobs if jobs is not None else len(os.sched_getaffinity(0))
-    workers = min(cores, len(wanted) // (PARALLEL_FROM // 2))
-    if workers < 2 or len(wanted) < PARALLEL_FROM:
-        yield from (_made(options) for options in rest)
-        return
-    with worker_pool(workers, quickest_start_method()) as pool:
-        chunk = max(1, min(64, len(rest) // (workers * 8)))
-        yield from pool.imap(_made, rest, chunksize=chunk)
+    yield from ordered_map(_made, wanted[1:], jobs=jobs, parallel_from=PARALLEL_FROM)

@@ -16,13 +16,12 @@ merge keys, duplicate keys) sends the file to the full path.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from authoring._workers import quickest_start_method, worker_pool
+from authoring._workers import ordered_map
 from authoring.mission.build import build_mission
 from authoring.mission.load import MAX_FILE_BYTES, Document, read_document
 from authoring.mission.model import Mission
@@ -171,14 +170,7 @@ def check_mission_files(items: Iterable[tuple[str, Path]], *, jobs: int | None =
     """
     one = check if check is not None else check_one
     listed = list(items)
-    cores = jobs if jobs is not None else len(os.sched_getaffinity(0))
-    workers = min(cores, len(listed) // (PARALLEL_FROM // 2))
-    if workers < 2 or len(listed) < PARALLEL_FROM:
-        for item in listed:
-            yield (item[0], *one(item))
-        return
-    with worker_pool(workers, quickest_start_method()) as pool:
-        chunk = max(1, min(64, len(listed) // (workers * 8)))
-        for item, (problems, crash) in zip(
-                listed, pool.imap(one, listed, chunksize=chunk), strict=True):
-            yield item[0], problems, crash
+    for item, (problems, crash) in zip(
+            listed, ordered_map(one, listed, jobs=jobs, parallel_from=PARALLEL_FROM),
+            strict=True):
+        yield item[0], problems, crash

@@ -14,6 +14,7 @@ annealing restarts in parallel (``search``). Typical use::
 
 from __future__ import annotations
 
+from authoring._workers import default_jobs
 from authoring.solve.evaluate import Evaluator, Value, encode_plan
 from authoring.solve.problem import (
     Draw,
@@ -26,7 +27,7 @@ from authoring.solve.problem import (
     to_plan,
 )
 from authoring.solve.report import json_report, plan_table, text_report
-from authoring.solve.search import Progress, Request, Solution, default_jobs, solve
+from authoring.solve.search import Progress, Request, Solution, solve
 
 __all__ = [
     "Draw",

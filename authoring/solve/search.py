@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import math
 import multiprocessing
-import os
 import queue
 import random
 import statistics
@@ -341,9 +340,3 @@ def _run_pool(tasks: list[_Task], jobs: int,
     return list(results)
 
 
-def default_jobs() -> int:
-    """Returns the number of cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
