@@ -118,10 +118,9 @@ def generate(
         from authoring.generate.campaign import generate_campaign
 
         made = generate_campaign(base, missions)
-        written = [(output / name, text) for name, text in
-                   [*made.missions, (made.campaign_name, made.campaign_text)]]
-        for target, text in written:
-            write_text_atomic(target, text)
+        # all or none: never missions without their campaign.yaml
+        write_texts_atomic((output / name, text) for name, text in
+                           [*made.missions, (made.campaign_name, made.campaign_text)])
         err(f"wrote {output / made.campaign_name} and {missions} missions (seeds {seed}.."
             f"{seed + missions - 1})")
         return

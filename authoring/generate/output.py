@@ -41,6 +41,8 @@ def write_texts_atomic(files: Iterable[tuple[Path, str]]) -> None:
         with contextlib.ExitStack() as staged:
             for path, text in files:
                 _make_folder(path)
+                if path.is_dir():  # refused before anything is renamed: all or none
+                    raise InvalidInputError(f"{path}: cannot write: it is a folder")
                 started.setdefault(path.parent, []).append(path.name)
                 fill(staged.enter_context(atomic_target(path)), text.encode("utf-8"))
     except BaseException:

@@ -58,9 +58,10 @@ def _quick_playability(mission: Mission) -> bool:
     if card_problems(None, mission):
         return True
     turns = [threat.turn for threat in mission.threats()]
-    if len(turns) == len(set(turns)):
+    if PLAYABILITY_RULES == ("M105",) and len(turns) == len(set(turns)):
         # M105 only ever reports the second and later threats of one turn
         # (lint/rules/mission/shared_turn.py): most files need no linter, so none is loaded
+        # (a shortcut for M105 alone: another playability rule would need the linter)
         return False
     from authoring.lint.config import LintConfig
     from authoring.lint.linter import Linter

@@ -51,3 +51,12 @@ def test_a_failing_seed_leaves_no_file_and_no_temp_file(
     assert "no mission found for seed 13" in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["base-10.yaml"]
     assert (tmp_path / "base-10.yaml").read_text() == "kept\n"
+
+
+def test_a_folder_in_the_way_stops_the_batch_before_any_file_is_written(tmp_path: Path) -> None:
+    (tmp_path / "base-3.yaml").mkdir()
+    result = CliRunner().invoke(app, ["generate", "--count", "5", "--seed", "1",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "base-3.yaml: cannot write: it is a folder" in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["base-3.yaml"]
