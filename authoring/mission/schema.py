@@ -61,12 +61,45 @@ def validator(name: str) -> Draft202012Validator:
     the validation's time in every command): tests/mission/test_schemas.py checks each one.
     """
     from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
     from referencing import Registry
 
     schema = load_schema(name)
     registry: Registry[Any] = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
-    return Draft202012Validator(schema, registry=registry,
-                                format_checker=Draft202012Validator.FORMAT_CHECKER)
+    ecma = extend(Draft202012Validator, {"pattern": _ecma_pattern})  # type: ignore[no-untyped-call]
+    validator: Draft202012Validator = ecma(
+        schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return validator
+
+
+@cache
+def _ecma_regex(pattern: str) -> re.Pattern[str]:
+    """``pattern`` with ECMA-262's ``$`` (the end of the string, never before a final newline),
+    the regex dialect JSON Schema specifies; Python's ``$`` also matches before a final ``\n``,
+    so ``id: "x\n"`` passed ``^[a-z0-9-]+$`` and named a rendered file ``x\n.wav``."""
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "$" and not in_class:
+            out.append(r"\Z")
+            continue
+        out.append(char)
+    return re.compile("".join(out))
+
+
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if isinstance(instance, str) and not _ecma_regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def _describe(value: Any) -> str:

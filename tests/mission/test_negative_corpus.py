@@ -120,3 +120,16 @@ def test_an_empty_file_of_any_kind_is_told_what_was_expected(tmp_path: Path, arg
     assert f"{empty}:1:1:" in result.output
     assert "empty file: expected a YAML mapping (key: value lines)" in result.output
     assert "mission keys" not in result.output
+
+
+def test_a_pattern_ends_at_the_end_of_the_string_as_json_schema_says(tmp_path: Path) -> None:
+    # ECMA-262's `$` (JSON Schema's dialect) does not match before a final newline, Python's
+    # does: the id "nl\n" was valid and `render` named its file "nl\n.wav"
+    mission = tmp_path / "nl.yaml"
+    mission.write_text('format: 1\nid: "nl\\n"\ntitle: T\nprofile: base\n'
+                       'phases: ["3:45", "7:30", "10:00"]\nevents: []\n')
+    result = CliRunner().invoke(app, ["validate", str(mission)])
+    assert result.exit_code == 1
+    assert f"{mission}:2:5: S104 invalid value 'nl\\n' at $.id" in result.output
+    mission.write_text(mission.read_text().replace('"nl\\n"', "nl"))
+    assert CliRunner().invoke(app, ["validate", str(mission)]).exit_code == 0
