@@ -164,10 +164,16 @@ def test_typing_yaml_is_checked_and_one_undo_step(page: Any, studio: Studio) -> 
 
 @pytest.mark.slow
 def test_rating_shows_progress_then_the_difficulty(page: Any) -> None:
+    # the spinner is noted when it is put in, however quickly the answer replaces it (a
+    # simulation run earlier in this process answers at once from simulate_with's memory)
+    page.evaluate("""window.sawSpinner = false;
+        new MutationObserver(() => { if (document.querySelector('#rating .spinner'))
+            window.sawSpinner = true; }).observe(document.getElementById('rating'),
+                                                 {childList: true, subtree: true});""")
     page.click("#rate")
-    page.wait_for_selector("#rating .spinner")
     page.wait_for_function("document.getElementById('rating').textContent.includes('Difficulty')",
                            timeout=120_000)
+    assert page.evaluate("window.sawSpinner")
     assert "survival" in page.text_content("#rating")
     assert page.problems == []
 
