@@ -197,6 +197,17 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
         raise
 
 
+def new_temp_beside(target: Path) -> Path:
+    """Makes an empty temporary file named like ``atomic_target``'s beside ``target``.
+
+    For a writer's intermediate files: the next run's sweep removes them if this one is killed.
+    """
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=temp_prefix(target.name),
+                                suffix=".part")
+    os.close(fd)
+    return Path(name)
+
+
 def remove_own_temps(folder: Path, names: Iterable[str]) -> None:
     """Removes this process's temp files for ``names`` in ``folder`` (``.NAME.PID-….part``).
 

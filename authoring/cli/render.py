@@ -174,7 +174,7 @@ def render(
                 options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
                 progress=bar.report)
             bar.stage(f"mixing and encoding {fmt}")
-            stream_into(sink, rendering.pcm_blocks(sink.channels))
+            stream_into(sink, rendering.pcm_blocks(sink.channels), rendering.frames)
     for warning in rendering.warnings:
         err(f"warning: {warning}")
     if cache is not None and cache.warning is not None:

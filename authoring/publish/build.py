@@ -66,7 +66,7 @@ from authoring.simulation.rating import rate_mission
 MARKER = ".spacealert-site"
 CAPTION_FORMATS = ("vtt", "srt", "json")
 #: Bump when the audio export settings change, so cached encodings are not reused.
-ENCODING_VERSION = "3"
+ENCODING_VERSION = "4"
 SHEET_LABELS = {"briefing": "Briefing sheet", "threats": "Threat cards",
                 "comms-officer": "Comms officer's sheet", "answer-key": "Answer key"}
 #: Reports progress as one line of text.
@@ -222,6 +222,8 @@ def _encode(source: PcmSource, targets: dict[Path, AudioSettings], cache: Path |
         with contextlib.ExitStack() as stack:
             sinks: list[AudioSink] = [stack.enter_context(open_audio(target, settings))
                                       for target, settings in todo.items()]
+            for sink in sinks:
+                sink.expect(source.frames)
             wanted = sorted({sink.channels for sink in sinks})
             streams = {channels: source.pcm_blocks(channels) for channels in wanted}
             for blocks in zip(*streams.values(), strict=True):
