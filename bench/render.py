@@ -18,8 +18,10 @@ back (so a busy neighbour on a shared machine weighs on all of them alike):
 * ffmpeg   — the floor again, so each render has an encode beside it;
 * warm-wav — the warm render to WAV (no encoder: the toolkit's own cost).
 
-The render streams its mix into ffmpeg while mixing, so the encoder's time hides the mix;
-what is left is the time before the first block reaches the encoder. The report gives
+The render streams its mix into ffmpeg while mixing, so the encoder's time hides the mix.
+A long MP3 is cut into segments, each encoded by its own ffmpeg at the same time and joined
+frame by frame (``authoring/audio/segmented.py``), so on two or more cores the render
+can beat the floor, which one ffmpeg encodes on one core. The report gives
 medians, the ratios cold, warm and warm-pyc to ffmpeg (goal: warm <= 1.0x) by wall time and by
 CPU time, and the load average before and after (a figure taken under load says so).
 ``--channels stereo`` measures stereo files (the default MP3 is mono).

@@ -113,13 +113,17 @@ def parse_channels(text: str | None) -> int | None:
     return CHANNEL_NAMES[text.lower()]
 
 
-def format_for(path: Path, given: str | None) -> str:
-    """Returns the output format: ``given``, else the file's suffix (mp3, ogg, opus, wav, flac)."""
+def format_for(path: Path | None, given: str | None) -> str:
+    """Returns the output format: ``given``, else the file's suffix, else (no file) mp3."""
     if given is not None:
-        fmt = given.lower()
-    else:
-        fmt = path.suffix.lower().lstrip(".")
-        fmt = SUFFIXES.get(fmt, fmt)
+        if given.lower() not in FORMATS:
+            raise UsageError(f"unknown audio format {given!r} (--format): expected one of "
+                             f"{', '.join(FORMATS)}")
+        return given.lower()
+    if path is None:
+        return "mp3"
+    fmt = path.suffix.lower().lstrip(".")
+    fmt = SUFFIXES.get(fmt, fmt)
     if fmt not in FORMATS:
         raise UsageError(f"cannot tell the audio format of {str(path)!r}: expected a suffix or "
                          f"--format among {', '.join(FORMATS)}, got {fmt or 'no suffix'!r}")

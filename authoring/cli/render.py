@@ -126,7 +126,7 @@ def render(
         early = loaded.id, loaded.title, loaded.author
     mission_id, title, author = early
     if out is None:
-        fmt = format_for(Path("x.mp3"), fmt)
+        fmt = format_for(None, fmt)
         out = Path(f"{mission_id}.{fmt}")
     else:
         fmt = format_for(out, fmt)
@@ -234,7 +234,7 @@ def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
     from authoring.audio.mixer import to_stereo_pcm16
 
     if join:
-        target = out or Path(f"{campaign.id}.{format_for(Path('x.mp3'), fmt)}")
+        target = out or Path(f"{campaign.id}.{format_for(None, fmt)}")
         fmt = format_for(target, fmt)
         if target.is_dir():
             raise UsageError(f"{target} is a folder: --join expects an output file name")
@@ -245,7 +245,7 @@ def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
         if not folder.is_dir():
             raise UsageError(f"expected an existing output folder for the campaign's files, "
                              f"got {folder}")
-        fmt = format_for(Path("x.mp3"), fmt)
+        fmt = format_for(None, fmt)
     check_encoder(fmt)
     voices = []
     for entry in campaign.missions:

@@ -8,6 +8,7 @@ cut as a single encoder's output does there.
 
 from __future__ import annotations
 
+import itertools
 import struct
 import subprocess
 from pathlib import Path
@@ -171,7 +172,7 @@ def test_segments_cover_every_frame_once_with_context_around_each_cut(
     frames = total // FRAME_SAMPLES
     assert segments[0].first == 0 and segments[0].feed_from == 0
     assert segments[-1].keep is None and segments[-1].feed_to == total
-    for a, b in zip(segments, segments[1:], strict=False):
+    for a, b in itertools.pairwise(segments):
         assert a.keep is not None and a.first + a.keep == b.first  # no gap, no overlap
         assert a.feed_to == (b.first + TAIL) * FRAME_SAMPLES <= total
         assert b.skip == PREROLL and b.feed_from == (b.first - PREROLL) * FRAME_SAMPLES

@@ -251,6 +251,10 @@ def test_format_comes_from_the_suffix_or_is_a_usage_error(short_mission: Path, t
     bad = runner.invoke(app, ["render", str(short_mission), "-o", str(tmp_path / "x.aiff")])
     assert bad.exit_code == 2
     assert "expected a suffix or --format among mp3, ogg, opus, wav, flac" in bad.stderr
+    unknown = runner.invoke(app, ["render", str(short_mission), "-f", "xyz"])
+    assert unknown.exit_code == 2
+    assert "unknown audio format 'xyz' (--format): expected one of mp3" in unknown.stderr
+    assert "x.mp3" not in unknown.stderr  # no made-up file name in the message
 
 
 def test_an_existing_file_is_replaced_only_when_the_render_succeeds(tmp_path: Path) -> None:
