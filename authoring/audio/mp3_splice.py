@@ -178,7 +178,7 @@ def crc16_fast(data: bytes) -> int:
 
     if len(data) < 1 << 14:
         return crc16(data)
-    width = 1 << ((len(data).bit_length() + 1) // 2)  # about the square root of the length
+    width = 512  # columns: fewer numpy steps on longer rows; 4.8 MB took 31 ms, 2048 took 57
     rows = -(-len(data) // width)
     padded = bytes(rows * width - len(data)) + data
     columns = np.frombuffer(padded, np.uint8).reshape(rows, width).T.astype(np.uint32)

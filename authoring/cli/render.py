@@ -17,8 +17,8 @@ from authoring.errors import UsageError
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from authoring.audio import ClipCache, RenderOptions
-    from authoring.mission import Campaign
+    from authoring.audio import ClipCache, RenderOptions, Voice
+    from authoring.mission import Campaign, Mission
 
 app = typer.Typer()
 
@@ -91,7 +91,7 @@ def render(
         parse_bitrate,
         parse_channels,
     )
-    from authoring.mission import InvalidFileError, Mission, check_mission, is_campaign
+    from authoring.mission import InvalidFileError, check_mission, is_campaign
     from authoring.mission.build import heading
     from authoring.mission.load import Document, read_document
 
@@ -108,11 +108,14 @@ def render(
     doc = read_document(mission)  # read once, whether it is a campaign or a mission
     if is_campaign(doc):
         from authoring.audio import ClipCache, RenderOptions, default_cache_dir
-        from authoring.mission import load_campaign
+        from authoring.mission import check_campaign
 
         if caption_format is not None:
             raise UsageError("--captions applies to single missions")
-        _render_campaign(load_campaign(mission), out, voice=voice, fmt=fmt, players=players,
+        campaign, problems = check_campaign(doc, mission)  # the document already read
+        if campaign is None:
+            raise InvalidFileError(problems)
+        _render_campaign(campaign, out, voice=voice, fmt=fmt, players=players,
                          cache=None if no_cache else ClipCache(cache_dir or default_cache_dir()),
                          options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
                          join=join, pause=pause)
@@ -141,28 +144,14 @@ def render(
     with open_audio(out, settings) as sink:
         loaded = loaded or checked(doc)
         from authoring._files import write_atomic
-        from authoring.audio import (
-            DEFAULT_VOICE,
-            ClipCache,
-            RenderOptions,
-            default_cache_dir,
-            load_voice,
-            render_timeline,
-        )
+        from authoring.audio import ClipCache, RenderOptions, default_cache_dir, render_timeline
         from authoring.audio.captions import captions
         from authoring.audio.export import stream_into
-        from authoring.audio.voice import foreign_text_warning, voice_for_language
+        from authoring.audio.voice import foreign_text_warning
         from authoring.mission.timecode import format_ms
         from authoring.mission.timeline import compile_timeline
 
-        if voice is None:
-            found = voice_for_language(loaded.language)
-            if found is None:
-                err(f"warning: no bundled voice speaks {loaded.language!r}: reading "
-                    f"{loaded.id} with {DEFAULT_VOICE!r} (choose one with --voice)")
-            chosen = found or load_voice(DEFAULT_VOICE)
-        else:
-            chosen = load_voice(voice)
+        chosen = _choose_voice(voice, loaded)
         foreign = foreign_text_warning(loaded, chosen)
         if foreign is not None:
             err(f"warning: {foreign}")
@@ -190,6 +179,24 @@ def render(
     stats = f", cache {cache.stats.hits} hit(s), {cache.stats.misses} miss(es)" if cache else ""
     err(f"rendered {timeline.mission_id} with voice {chosen.id}: "
         f"{format_ms(rendering.duration_ms)}, {len(rendering.clips)} spoken cues{stats}")
+
+
+def _choose_voice(name: str | None, mission: Mission) -> Voice:
+    """Returns the voice ``name``, else the bundled voice of the mission's language, else en.
+
+    The last case is said on stderr: the mission will be read in another language.
+    """
+    from authoring.audio import DEFAULT_VOICE, load_voice
+    from authoring.audio.voice import voice_for_language
+
+    if name is not None:
+        return load_voice(name)
+    found = voice_for_language(mission.language)
+    if found is None:
+        err(f"warning: no bundled voice speaks {mission.language!r}: reading "
+            f"{mission.id} with {DEFAULT_VOICE!r} (choose one with --voice)")
+        return load_voice(DEFAULT_VOICE)
+    return found
 
 
 class _Bar:
@@ -228,7 +235,6 @@ def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
                      fmt: str | None, players: int | None, cache: ClipCache | None,
                      options: RenderOptions, join: bool, pause: int) -> None:
     """Renders a campaign: one file per mission into a folder, or one joined file."""
-    from authoring.audio import DEFAULT_VOICE, load_voice
     from authoring.audio.campaign import joined_track, render_campaign
     from authoring.audio.export import check_encoder, format_for, write_audio
     from authoring.audio.mixer import to_stereo_pcm16
@@ -247,15 +253,7 @@ def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
                              f"got {folder}")
         fmt = format_for(None, fmt)
     check_encoder(fmt)
-    voices = []
-    for entry in campaign.missions:
-        name = voice or entry.voice
-        if name is not None:
-            voices.append(load_voice(name))
-            continue
-        from authoring.audio.voice import voice_for_language  # the one resolver render uses
-
-        voices.append(voice_for_language(entry.mission.language) or load_voice(DEFAULT_VOICE))
+    voices = [_choose_voice(voice or entry.voice, entry.mission) for entry in campaign.missions]
     rendered = render_campaign(campaign, voices, cache=cache, options=options, players=players)
     for rendering in rendered.missions:
         for warning in rendering.warnings:
