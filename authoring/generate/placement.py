@@ -15,7 +15,7 @@ the 10-second minimum gap of the official tracks, 15 seconds after a data transf
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from authoring.mission.model import (
     CommsDown,
@@ -123,9 +123,8 @@ def _clear_of_fixed(phases: tuple[int, ...], end_margin: int, phase: int,
     return tuple(t for t in range(first, last + 1, GRID) if t not in blocked)
 
 
-@dataclass(frozen=True)
-class Slot:
-    """A placed event with the room it keeps."""
+class Slot(NamedTuple):
+    """A placed event with the room it keeps (a named tuple: made for every event placed)."""
 
     at: int
     event: Event
