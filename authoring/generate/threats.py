@@ -64,7 +64,7 @@ class _Kind:
 
 def weighted(rng: random.Random, weights: Mapping[int, float]) -> int:
     """Returns one key of ``weights`` drawn with its weight (keys in sorted order)."""
-    keys = sorted(k for k, w in weights.items() if w > 0)
+    keys = sorted([k for k, w in weights.items() if w > 0])
     if not keys:
         raise RetryError("nothing to choose from")
     # rng.choices(keys, weights=...)[0] step for step (one rng.random(), the same float

@@ -40,7 +40,7 @@ from authoring.mission.model import (
     Mission,
     Threat,
 )
-from authoring.mission.timeline import compile_timeline
+from authoring.mission.timeline import Timeline, compile_timeline
 
 PROFILES = ("base", "training", "test-run", "double-action")
 
@@ -225,6 +225,27 @@ def test_self_check_finds_the_published_bugs() -> None:
     first = good.events[0]
     twice = replace(good, events=(first, IncomingData(first.at), *good.events[1:]))
     assert any("strictly increasing" in p for p in self_check(twice, 8, 1))
+
+
+def test_self_check_finds_a_phase_without_its_announcements(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the lost final countdown of JSAMG: a timeline that drops phase 2's twenty-second warning
+    from authoring.generate import selfcheck
+
+    real = selfcheck.compile_timeline
+
+    def losing(mission: Mission, players: int | None = None) -> Timeline:
+        timeline = real(mission, players)
+        kept = tuple(c for c in timeline.cues if not (
+            c.kind == "warning" and c.phase == 2 and c.params.get("left") == "20s"))
+        return replace(timeline, cues=kept)
+
+    good = generate_mission(GenerateOptions(seed=11)).mission
+    monkeypatch.setattr(selfcheck, "compile_timeline", losing)
+    assert self_check(good, 8, 1) == [
+        "phase 2 announcements are [('countdown', ''), ('phase_ended', ''), "
+        "('warning', '1min')], expected [('countdown', ''), ('phase_ended', ''), "
+        "('warning', '1min'), ('warning', '20s')]"]
 
 
 def test_generation_error_is_reported_not_raised_as_crash() -> None:
