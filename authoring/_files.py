@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import random
 import re
 import shutil
 import tempfile
@@ -206,6 +207,49 @@ def new_temp_beside(target: Path) -> Path:
                                 suffix=".part")
     os.close(fd)
     return Path(name)
+
+
+#: Temporary names only (never an output): the characters and length ``mkstemp`` uses.
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+_names = random.Random()
+
+
+def stage_file(target: Path, payload: bytes) -> str:
+    """Writes ``payload`` to a new temp file beside ``target`` and returns its path; the caller
+    renames it into place (``os.replace``) or removes it (``remove_own_temps``).
+
+    For batches of small files (``generate --count``): one ``open`` that creates the file with
+    the permissions a new file gets (the kernel applies the umask, so no ``chmod``), one
+    ``write``, one ``close``. ``atomic_target`` also reads the umask, makes the file private
+    and opens it again, about 0.1 ms a file that a batch of thousands paid. The caller has
+    made sure the folder exists and swept it (``sweep_leftovers``). Raises
+    ``InvalidInputError`` when the file cannot be written.
+    """
+    prefix = os.path.join(target.parent, temp_prefix(target.name))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    for _ in range(100):
+        name = prefix + "".join(_names.choices(_NAME_CHARS, k=8)) + ".part"
+        try:
+            fd = os.open(name, flags, 0o666)
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise InvalidInputError(f"cannot write {target}: {error.strerror or error}"
+                                    ) from None
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+        except BaseException as error:
+            os.close(fd)
+            os.unlink(name)
+            if isinstance(error, OSError):
+                raise InvalidInputError(f"cannot write {target}: {error.strerror or error}"
+                                        ) from None
+            raise
+        os.close(fd)
+        return name
+    raise InvalidInputError(f"cannot write {target}: no free temporary name")
 
 
 def remove_own_temps(folder: Path, names: Iterable[str]) -> None:

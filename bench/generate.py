@@ -5,12 +5,15 @@ median missions/second per profile (generation with its built-in self-check, plu
 then, for the chosen profile, a Markdown table of the generated statistics against the
 official ones (official values: the bundled official tracks; the ranges of docs/soundtrack.md §5).
 
-``--process-count N`` times ``spacealert generate --count N -o DIR`` as a whole process.
+``--process-count N`` times ``spacealert generate --count N -o DIR`` as a whole process, both
+without ``.pyc`` files (this environment sets ``PYTHONDONTWRITEBYTECODE=1``) and with them (as a
+user's install has them; written into a temporary ``PYTHONPYCACHEPREFIX``).
 ``--jsamg CLASSPATH`` adds JSpaceAlertMissionGenerator (JSAMG, the Java generator other groups
 use; not part of this repository: give its compiled classes or jar) side by side: the driver
 ``bench/jsamg/JsamgBatch.java`` runs it for the same N seeds in one JVM, writing each mission's
-text output into a folder as ``generate --count`` does; the two processes alternate and the
-medians of wall and CPU time are compared.
+text output into a folder as ``generate --count`` does; the processes alternate, the medians of
+wall and CPU time are compared (with ``.pyc``, as a user runs it, and without), and the load
+average and the cost of creating a file on the output disk are printed.
 """
 
 from __future__ import annotations
@@ -111,40 +114,91 @@ def _jsamg_command(classpath: str, build: Path, count: int, out: str) -> list[st
     return ["java", "-cp", f"{build}{os.pathsep}{classpath}", "JsamgBatch", "1", str(count), out]
 
 
+def _create_cost_us(folder: Path, files: int = 300) -> float:
+    """Microseconds to create one empty file in a fresh folder under ``folder`` right now."""
+    probe = Path(tempfile.mkdtemp(dir=folder))
+    start = time.perf_counter()
+    for number in range(files):
+        os.close(os.open(probe / f"f{number}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    return (time.perf_counter() - start) / files * 1e6
+
+
+def _quiet_disk(folder: Path, wait_s: float = 90.0) -> float:
+    """Waits (up to ``wait_s``) until creating a file costs under 100 us; returns its cost.
+
+    ext4 skips inodes deleted in the last 30 s (5 min until synced) when it creates a file:
+    after thousands of files were deleted nearby (an earlier bench run, a test suite's temp
+    folders) creating one can cost 0.3-0.8 ms instead of 0.02-0.05 ms, for both tools alike,
+    and the comparison then measures the disk rather than the generators.
+    """
+    deadline = time.monotonic() + wait_s
+    os.sync()
+    cost = _create_cost_us(folder)
+    while cost > 100 and time.monotonic() < deadline:
+        time.sleep(5)
+        os.sync()
+        cost = _create_cost_us(folder)
+    return cost
+
+
+def _medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
 def whole_process(count: int, repeat: int, jsamg: str | None) -> None:
-    """Times ``generate --count`` as a user runs it (and JSAMG, alternating); prints medians."""
+    """Times ``generate --count`` as a whole process (and JSAMG, alternating); prints medians.
+
+    Ours runs twice a round: with the environment as it is (here ``PYTHONDONTWRITEBYTECODE=1``:
+    every module of the toolkit compiled again at each start) and with bytecode allowed, as on
+    a user's install (``.pyc`` files written once by a warm-up run into a temporary
+    ``PYTHONPYCACHEPREFIX``, never into the tree). The second is the one compared with JSAMG,
+    which runs compiled classes.
+    """
     root = OFFICIAL.parents[1]
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    # .pyc files allowed, as on a user's machine (JSAMG runs compiled classes)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    ours: list[tuple[float, float]] = []
-    theirs: list[tuple[float, float]] = []
+    as_is = {**os.environ, "PYTHONPATH": str(root)}
+    loads = [os.getloadavg()]
+    runs: dict[str, list[tuple[float, float]]] = {"as-is": [], "bytecode": [], "jsamg": []}
     # every run writes into a folder of its own, all removed at the end, and the disk is
     # synced before each run: deleting or flushing 3,000 files of the previous run while the
     # next one writes made single runs 2-3x slower (ext4), whichever tool came next
     with tempfile.TemporaryDirectory() as build, tempfile.TemporaryDirectory() as outs:
+        pyc = {**as_is, "PYTHONPYCACHEPREFIX": str(Path(build) / "pycache")}
+        pyc.pop("PYTHONDONTWRITEBYTECODE", None)
+        ours = [sys.executable, "-m", "authoring", "generate", "--count", str(count),
+                "--seed", "1", "-o"]
+        _timed([*ours, str(Path(outs) / "warm-up")], pyc)  # writes the .pyc files
+        create_us = _quiet_disk(Path(outs))
         for run in range(repeat):
-            mine = Path(outs) / f"spacealert-{run}"
-            mine.mkdir()
-            os.sync()
-            ours.append(_timed([sys.executable, "-m", "authoring", "generate", "--count",
-                                str(count), "--seed", "1", "-o", str(mine)], env))
+            for mode, env in (("as-is", as_is), ("bytecode", pyc)):
+                mine = Path(outs) / f"spacealert-{mode}-{run}"
+                mine.mkdir()
+                os.sync()
+                runs[mode].append(_timed([*ours, str(mine)], env))
             if jsamg is not None:
                 other = Path(outs) / f"jsamg-{run}"
                 other.mkdir()
                 command = _jsamg_command(jsamg, Path(build), count, str(other))
                 os.sync()
-                theirs.append(_timed(command))
-    for label, runs in (("spacealert generate", ours), ("JSAMG (one JVM)", theirs)):
-        if runs:
-            wall = statistics.median(w for w, _ in runs)
-            cpu = statistics.median(c for _, c in runs)
-            print(f"{label:20} --count {count}: median wall {wall:.2f} s "
-                  f"({count / wall:.0f} missions/s), CPU {cpu:.2f} s, over {len(runs)} runs")
-    if theirs:
-        ratio = statistics.median(w for w, _ in ours) / statistics.median(w for w, _ in theirs)
-        print(f"wall time spacealert / JSAMG: {ratio:.2f}x (goal <= 1.0); "
-              f"load average {os.getloadavg()[0]:.1f}")
+                runs["jsamg"].append(_timed(command))
+        create_after_us = _create_cost_us(Path(outs))
+    loads.append(os.getloadavg())
+    labels = {"as-is": "spacealert (no .pyc)", "bytecode": "spacealert (.pyc)",
+              "jsamg": "JSAMG (one JVM)"}
+    for mode, label in labels.items():
+        if runs[mode]:
+            wall, cpu = _medians(runs[mode])
+            print(f"{label:21} --count {count}: median wall {wall:.2f} s "
+                  f"({count / wall:.0f} missions/s), CPU {cpu:.2f} s, over {len(runs[mode])} runs")
+    if runs["jsamg"]:
+        theirs = _medians(runs["jsamg"])[0]
+        for mode in ("bytecode", "as-is"):
+            note = "as a user runs it" if mode == "bytecode" else "this environment's default"
+            print(f"wall time spacealert / JSAMG, {labels[mode]} ({note}): "
+                  f"{_medians(runs[mode])[0] / theirs:.2f}x (goal <= 1.0)")
+    print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}, after: "
+          "{:.2f} {:.2f} {:.2f}".format(*loads[0], *loads[1]))
+    print(f"creating one file in the output folder: {create_us:.0f} us before the runs, "
+          f"{create_after_us:.0f} us after (well under 100 us on a quiet disk)")
 
 
 def main() -> None:

@@ -83,3 +83,47 @@ def test_a_folder_is_listed_once_however_many_files_are_written(
         _files.write_atomic(tmp_path / f"m{number}.yaml", "x: 1\n")
     assert listed.count(str(tmp_path)) == 1
     assert len(list(tmp_path.iterdir())) == 50
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002])
+def test_a_batch_writes_files_with_the_permissions_of_new_files(tmp_path: Path,
+                                                                 mask: int) -> None:
+    from authoring.generate.output import write_texts_atomic
+
+    (tmp_path / "m0.yaml").write_text("old\n", encoding="utf-8")
+    old_mask = os.umask(mask)
+    try:
+        write_texts_atomic((tmp_path / f"m{i}.yaml", f"n: {i}\n") for i in range(20))
+    finally:
+        os.umask(old_mask)
+    files = sorted(tmp_path.iterdir())
+    assert [p.name for p in files] == sorted(f"m{i}.yaml" for i in range(20))
+    assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o666 & ~mask}
+    assert (tmp_path / "m0.yaml").read_text("utf-8") == "n: 0\n"
+
+
+def test_a_staged_file_has_the_temp_name_a_later_run_recognises(tmp_path: Path) -> None:
+    # a batch killed outright leaves its temp files: the next command must know them as ours
+    import re
+
+    from authoring import _files
+
+    payload = "é\n".encode() * 50_000
+    temp = Path(_files.stage_file(tmp_path / "m.yaml", payload))
+    assert temp.parent == tmp_path and temp.read_bytes() == payload
+    assert re.fullmatch(rf"\.m\.yaml\.{os.getpid()}-{_files._RANDOM}\.part", temp.name)
+    _files.remove_own_temps(tmp_path, ["m.yaml"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_cannot_be_staged_is_a_clear_error_and_undoes_the_batch(
+        tmp_path: Path) -> None:
+    from authoring.errors import InvalidInputError
+    from authoring.generate.output import write_texts_atomic
+
+    # its temp name (``.NAME.PID-XXXXXXXX.part``) is longer than a file name may be
+    too_long = "m" * 240 + ".yaml"
+    names = ["a.yaml", too_long, "b.yaml"]
+    with pytest.raises(InvalidInputError, match=r"cannot write .*m\.yaml: [Ff]ile name too long"):
+        write_texts_atomic((tmp_path / name, "x\n") for name in names)
+    assert list(tmp_path.iterdir()) == []

@@ -8,6 +8,7 @@ fail at once, before any worker starts. Workers run under the toolkit's interrup
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -24,14 +25,20 @@ def _made(options: GenerateOptions) -> tuple[str, str]:
     return generated.mission.id, generated_text(generated)
 
 
+def _made_with_seed(base: GenerateOptions, seed: int) -> tuple[str, str]:
+    """The mission of ``base`` with ``seed``: a worker is sent the options once per chunk of
+    seeds and each seed as a bare number, not one pickled copy of the options per seed."""
+    return _made(replace(base, seed=seed))
+
+
 def generate_many(base: GenerateOptions, seeds: Sequence[int],
                   jobs: int | None = None) -> Iterator[tuple[str, str]]:
     """Yields (mission id, file text) for each seed, in order (``jobs``: worker processes).
 
     A generator, so that the caller can write each file while the next ones are made.
     """
-    wanted = [replace(base, seed=seed) for seed in seeds]
-    if not wanted:
+    if not seeds:
         return
-    yield _made(wanted[0])
-    yield from ordered_map(_made, wanted[1:], jobs=jobs, parallel_from=PARALLEL_FROM)
+    yield _made(replace(base, seed=seeds[0]))
+    yield from ordered_map(functools.partial(_made_with_seed, base), list(seeds[1:]),
+                           jobs=jobs, parallel_from=PARALLEL_FROM)

@@ -157,13 +157,12 @@ def _threat_event(planned: PlannedThreat, at: int = 0) -> Threat:
 def _threat_times(rng: random.Random, spec: ProfileSpec, board: Board, phase: int,
                   threats: list[PlannedThreat], ambush: bool) -> list[int]:
     start, end = board.phase_bounds(phase)
-    events = [_threat_event(t) for t in threats]
     times: list[int] = []
-    calm = events[:-1] if ambush else events
+    calm = threats[:-1] if ambush else threats
     ambush_at = end - weighted(rng, spec.ambush_offsets) if ambush else None
     first = start + weighted(rng, spec.first_threat[phase - 1])
     if calm:
-        latest = board.latest_before_warning(calm[-1], phase)
+        latest = board.latest_before_warning(_threat_event(calm[-1]), phase)
         if ambush_at is not None:
             latest = min(latest, ambush_at - spec.min_threat_gap)
         gaps = [weighted(rng, spec.gap_weights) for _ in calm[1:]]

@@ -10,12 +10,12 @@ changes nothing.
 
 from __future__ import annotations
 
-import contextlib
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from authoring._files import atomic_target, fill, remove_own_temps, write_atomic
-from authoring.errors import InvalidInputError
+from authoring._files import remove_own_temps, stage_file, sweep_leftovers, write_atomic
+from authoring.errors import InvalidInputError, UsageError
 
 
 def _make_folder(path: Path) -> None:
@@ -37,17 +37,30 @@ def write_texts_atomic(files: Iterable[tuple[Path, str]]) -> None:
     comes (while the next is still being made), and only once ``files`` is exhausted without
     an error are they all renamed into place; otherwise every temp file is removed."""
     started: dict[Path, list[str]] = {}
+    staged: list[tuple[str, Path]] = []
     try:
-        with contextlib.ExitStack() as staged:
-            for path, text in files:
+        for path, text in files:
+            folder = path.parent
+            names = started.get(folder)
+            if names is None:  # once per folder: create it, check it, sweep old leftovers
                 _make_folder(path)
-                if path.is_dir():  # refused before anything is renamed: all or none
-                    raise InvalidInputError(f"{path}: cannot write: it is a folder")
-                started.setdefault(path.parent, []).append(path.name)
-                fill(staged.enter_context(atomic_target(path)), text.encode("utf-8"))
+                if not folder.is_dir():
+                    raise UsageError(f"cannot write {path}: the folder {folder} does not exist")
+                sweep_leftovers(folder, ".part")
+                names = started[folder] = []
+            if os.path.isdir(path):  # refused before anything is renamed: all or none
+                raise InvalidInputError(f"{path}: cannot write: it is a folder")
+            sweep_leftovers(folder, ".part", path.name)  # the names of earlier versions
+            names.append(path.name)
+            staged.append((stage_file(path, text.encode("utf-8")), path))
+        for temp, path in staged:
+            try:
+                os.replace(temp, path)
+            except OSError as error:
+                raise InvalidInputError(f"cannot write {path}: {error.strerror or error}"
+                                        ) from None
     except BaseException:
-        # each staged file removes its own temp file; this also catches one whose writer was
-        # interrupted before it was registered
+        # this also catches a temp file whose writer was interrupted before it was registered
         for folder, names in started.items():
             remove_own_temps(folder, names)
         raise

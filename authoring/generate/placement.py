@@ -15,7 +15,7 @@ the 10-second minimum gap of the official tracks, 15 seconds after a data transf
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from authoring.mission.model import (
     CommsDown,
@@ -39,6 +39,11 @@ _PROBE_AT = 100
 def _ceil_grid(ms: int) -> int:
     """Returns ``ms`` in whole seconds rounded up to the 5-second grid."""
     seconds = -(-ms // 1000)
+    return -(-seconds // GRID) * GRID
+
+
+def _grid_up(seconds: int) -> int:
+    """Returns the first grid time at or after ``seconds``."""
     return -(-seconds // GRID) * GRID
 
 
@@ -88,6 +93,13 @@ def hold_seconds(event: Event) -> int:
     return _hold(normalised(event))
 
 
+@functools.lru_cache(maxsize=512)
+def _room(event: Event) -> tuple[int, int]:
+    # (span in ms, hold in s) of an event at 0: one cache look-up (one hash of the event)
+    # for the two questions every placement test asks
+    return event_span_ms(event), _hold(event)
+
+
 @functools.lru_cache(maxsize=4096)
 def fixed_intervals(phases: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """Returns (start_ms, end_ms) of every fixed announcement of a phase skeleton."""
@@ -96,9 +108,30 @@ def fixed_intervals(phases: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((c.start_ms, c.nominal_end_ms) for c in compile_timeline(skeleton, 5).cues)
 
 
-@dataclass(frozen=True)
-class Slot:
-    """A placed event with the room it keeps."""
+@functools.lru_cache(maxsize=8192)
+def _clear_of_fixed(phases: tuple[int, ...], end_margin: int, phase: int,
+                    span: int) -> tuple[int, ...]:
+    """Returns the grid times of ``phase`` where a sound of ``span`` ms may start: inside the
+    phase's bounds and keeping its guard from every fixed announcement.
+
+    Cached: the events of one mission ask it again and again with the same few spans.
+    """
+    start = 0 if phase == 1 else phases[phase - 2]
+    first = max(FIRST_EVENT, _grid_up(start))
+    last = phases[phase - 1] - end_margin
+    blocked: set[int] = set()
+    for a, b in fixed_intervals(phases):
+        # t is blocked when t*1000 + span + GUARD > a and t*1000 < b + GUARD
+        low = (a - span - GUARD_MS) // 1000 + 1
+        high = -(-(b + GUARD_MS) // 1000) - 1
+        if high < first or low > last:
+            continue
+        blocked.update(range(_grid_up(max(low, first)), min(high, last) + 1, GRID))
+    return tuple(t for t in range(first, last + 1, GRID) if t not in blocked)
+
+
+class Slot(NamedTuple):
+    """A placed event with the room it keeps (a named tuple: made for every event placed)."""
 
     at: int
     event: Event
@@ -131,39 +164,28 @@ class Board:
 
     def fits(self, at: int, event: Event) -> bool:
         """Tells whether ``event`` may start at ``at`` (grid, bounds, fixed cues, events)."""
-        if at % GRID or at < FIRST_EVENT:
-            return False
-        phase = self._phase_of(at)
-        _, end = self.phase_bounds(phase)
-        if at > end - self.end_margin:
-            return False
-        norm = normalised(event)
-        return self.clear_of_fixed(at, norm) and self.clear_of_events(at, hold_seconds(norm))
+        span, hold = _room(normalised(event))
+        # the grid times of its phase that are in bounds and clear of the fixed cues
+        allowed = _clear_of_fixed(self.phases, self.end_margin, self._phase_of(at), span)
+        return at in allowed and self.clear_of_events(at, hold)
 
     def free_times(self, event: Event, phase: int) -> list[int]:
         """Returns every time in ``phase`` where ``event`` fits, in increasing order.
 
         Same answer as testing ``fits`` at every grid time, computed from blocked ranges.
         """
-        norm = normalised(event)
-        span = event_span_ms(norm)
-        hold = hold_seconds(norm)
-        start, end = self.phase_bounds(phase)
-        first = max(FIRST_EVENT, -(-start // GRID) * GRID)
-        last = end - self.end_margin
+        span, hold = _room(normalised(event))
+        candidates = _clear_of_fixed(self.phases, self.end_margin, phase, span)
+        if not candidates:
+            return []
+        first, last = candidates[0], candidates[-1]
+        # only grid times can be chosen, so only they are marked
         blocked: set[int] = set()
-        for a, b in self.fixed:
-            # t is blocked when t*1000 + span + GUARD > a and t*1000 < b + GUARD
-            low = (a - span - GUARD_MS) // 1000 + 1
-            high = -(-(b + GUARD_MS) // 1000) - 1
-            if high < first or low > last:
-                continue
-            blocked.update(range(max(low, first), min(high, last) + 1))
         for slot in self.slots:
             if slot.at + slot.hold <= first or slot.at - hold >= last:
                 continue
-            blocked.update(range(slot.at - hold + 1, slot.at + slot.hold))
-        return [t for t in range(first, last + 1, GRID) if t not in blocked]
+            blocked.update(range(_grid_up(slot.at - hold + 1), slot.at + slot.hold, GRID))
+        return [t for t in candidates if t not in blocked]
 
     def latest_before_warning(self, event: Event, phase: int) -> int:
         """Returns the latest grid time where ``event`` ends before the one-minute warning."""

@@ -55,9 +55,13 @@ def self_check(mission: Mission, points: int, unconfirmed: int,
         if isinstance(event, CommsDown) and mission.phase_of(event.at) != mission.phase_of(
                 event.end - 1):
             problems.append(f"communications down at {event.at} s crosses a phase end")
+    announced: dict[object, list[tuple[str, str]]] = {}  # phase -> its fixed announcements
+    for cue in timeline.cues:
+        if cue.event is None:
+            announced.setdefault(cue.params.get("phase"), []).append(
+                (cue.kind, str(cue.params.get("left", ""))))
     for phase in range(1, len(mission.phases) + 1):
-        mine = [c for c in timeline.cues if c.event is None and c.params.get("phase") == phase]
-        kinds = sorted((c.kind, str(c.params.get("left", ""))) for c in mine)
+        kinds = sorted(announced.get(phase, []))
         expected = sorted([("warning", "1min"), ("warning", "20s"), ("countdown", ""),
                            ("operation_ended" if phase == len(mission.phases)
                             else "phase_ended", "")])

@@ -10,10 +10,12 @@ the result depends on the seed only.
 
 from __future__ import annotations
 
+import math
 import random
+from bisect import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from authoring.generate.options import (
     MAX_INTERNAL,
@@ -62,10 +64,17 @@ class _Kind:
 
 def weighted(rng: random.Random, weights: Mapping[int, float]) -> int:
     """Returns one key of ``weights`` drawn with its weight (keys in sorted order)."""
-    keys = sorted(k for k, w in weights.items() if w > 0)
+    keys = sorted([k for k, w in weights.items() if w > 0])
     if not keys:
         raise RetryError("nothing to choose from")
-    return rng.choices(keys, weights=[weights[k] for k in keys])[0]
+    # rng.choices(keys, weights=...)[0] step for step (one rng.random(), the same float
+    # arithmetic, so the same draw), without its argument checks: the hottest call of a
+    # generation
+    cumulative = list(accumulate([weights[k] for k in keys]))
+    total = cumulative[-1] + 0.0
+    if not math.isfinite(total):
+        raise ValueError("weights must be finite")
+    return keys[bisect(cumulative, rng.random() * total, 0, len(keys) - 1)]
 
 
 def _window(kind: _Kind) -> tuple[int, int]:

@@ -11,14 +11,17 @@ caller (a voice's real clip lengths, one per cue), so that this layer knows noth
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from authoring.mission.timeline import Cue
 
 
-@dataclass(frozen=True)
-class Heard:
-    """One cue and the time it is heard: from ``start_ms`` up to (not including) ``end_ms``."""
+class Heard(NamedTuple):
+    """One cue and the time it is heard: from ``start_ms`` up to (not including) ``end_ms``.
+
+    A named tuple rather than a frozen dataclass: as immutable, and made in half the time
+    (the generator's self-check makes one per cue of every mission it draws).
+    """
 
     cue: Cue
     start_ms: int

@@ -29,6 +29,7 @@ players they are left out of the soundtrack altogether.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -147,6 +148,7 @@ class Timeline:
         }
 
 
+@functools.lru_cache(maxsize=256)
 def threat_text(turn: int, zone: str, serious: bool, unconfirmed: bool = False) -> str:
     """Returns the English threat announcement (docs/soundtrack.md §2, row 6)."""
     kind = ("Serious " if serious else "") + ("internal threat" if zone == "internal" else "threat")
@@ -158,6 +160,7 @@ def threat_text(turn: int, zone: str, serious: bool, unconfirmed: bool = False) 
     return f"{prefix} {body} Repeat: {body}"
 
 
+@functools.lru_cache(maxsize=256)
 def _threat_nominal(turn: int, zone: str, serious: bool, unconfirmed: bool) -> int:
     once = _TIME_MS[turn] + _THREAT_WORD_MS[(serious, zone == "internal")] + _ZONE_MS.get(zone, 0)
     return 1_150 + (UNCONFIRMED_MS if unconfirmed else 0) + 2 * once + 810
@@ -167,7 +170,11 @@ def _phase_name(phase: int, last: bool) -> str:
     return "Operation" if last else f"{ORDINALS[phase - 1].capitalize()} phase"
 
 
-def _phase_cues(phase: int, end_ms: int, last: bool) -> list[Cue]:
+@functools.lru_cache(maxsize=2048)
+def _phase_cues(phase: int, end_ms: int, last: bool) -> tuple[Cue, ...]:
+    # cached: a batch of generated missions compiles a few hundred distinct phase ends many
+    # times over (the generator's self-check). The cues are shared between timelines, which
+    # is safe because a Cue is a frozen value that nothing changes (params included).
     name = _phase_name(phase, last)
     base = {"phase": phase, "last": last}
     cues = [
@@ -190,7 +197,7 @@ def _phase_cues(phase: int, end_ms: int, last: bool) -> list[Cue]:
         cues.append(Cue(end_ms + PHASE_ENDED_DELAY_MS, "phase_ended",
                         f"{name} has ended. Please begin {nxt} phase.", _NOMINAL["phase_ended"],
                         phase, base))
-    return cues
+    return tuple(cues)
 
 
 def _next_start(mission: Mission, index: int) -> int:

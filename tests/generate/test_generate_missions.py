@@ -22,12 +22,25 @@ from authoring.generate import (
     parse_length,
     parse_range,
 )
-from authoring.generate.placement import Board, event_span_ms, hold_seconds
+from authoring.generate.placement import (
+    FIRST_EVENT,
+    GRID,
+    Board,
+    event_span_ms,
+    hold_seconds,
+)
 from authoring.generate.selfcheck import self_check
 from authoring.generate.stats import mission_stats
 from authoring.lint import lint_mission
-from authoring.mission.model import CommsDown, DataTransfer, IncomingData, Mission, Threat
-from authoring.mission.timeline import compile_timeline
+from authoring.mission.model import (
+    CommsDown,
+    DataTransfer,
+    Event,
+    IncomingData,
+    Mission,
+    Threat,
+)
+from authoring.mission.timeline import Timeline, compile_timeline
 
 PROFILES = ("base", "training", "test-run", "double-action")
 
@@ -153,18 +166,33 @@ def test_parse_length_refuses(text: str, message: str) -> None:
         parse_length(text)
 
 
-def test_free_times_agree_with_fits() -> None:
-    """The fast blocked-range search gives exactly the times where ``fits`` says yes."""
-    mission = generate_mission(GenerateOptions(seed=5, profile="double-action")).mission
+def _fits_by_definition(board: Board, at: int, event: Event) -> bool:
+    """The placement rules spelled out one by one (placement.py's docstring), at one time."""
+    if at % GRID or at < FIRST_EVENT:
+        return False
+    phase = next((i for i, end in enumerate(board.phases, 1) if at < end), len(board.phases))
+    _, end = board.phase_bounds(phase)
+    return (at <= end - board.end_margin and board.clear_of_fixed(at, event)
+            and board.clear_of_events(at, hold_seconds(event)))
+
+
+@pytest.mark.parametrize(("seed", "profile"), [(5, "double-action"), (1, "base"),
+                                               (2, "training"), (3, "test-run")])
+def test_free_times_and_fits_agree_with_the_placement_rules(seed: int, profile: str) -> None:
+    """The fast search (cached fixed-cue clearance, blocked grid ranges) gives exactly the
+    times where each rule holds, and ``fits`` says yes exactly there."""
+    mission = generate_mission(GenerateOptions(seed=seed, profile=profile)).mission  # type: ignore[arg-type]
     board = Board(mission.phases, 35)
     for event in mission.events[::2]:
         board.place(event.at, event)
-    for probe in (IncomingData(0), DataTransfer(0), CommsDown(0, 25),
-                  Threat(0, 8, "white", True, True)):
-        for phase in (1, 2, 3):
+    for probe in (IncomingData(0), DataTransfer(0), CommsDown(0, 25), CommsDown(0, 5),
+                  Threat(0, 8, "white", True, True), Threat(0, 2, "internal", False, False)):
+        for phase in range(1, len(mission.phases) + 1):
             start, end = board.phase_bounds(phase)
-            brute = [t for t in range(start, end) if board.fits(t, probe)]
-            assert board.free_times(probe, phase) == brute
+            brute = [t for t in range(start - 3, end + 3)
+                     if _fits_by_definition(board, t, probe)]
+            assert board.free_times(probe, phase) == [t for t in brute if start <= t < end]
+            assert [t for t in range(start - 3, end + 3) if board.fits(t, probe)] == brute
 
 
 def test_lengths_come_from_the_compiled_timeline() -> None:
@@ -197,6 +225,27 @@ def test_self_check_finds_the_published_bugs() -> None:
     first = good.events[0]
     twice = replace(good, events=(first, IncomingData(first.at), *good.events[1:]))
     assert any("strictly increasing" in p for p in self_check(twice, 8, 1))
+
+
+def test_self_check_finds_a_phase_without_its_announcements(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the lost final countdown of JSAMG: a timeline that drops phase 2's twenty-second warning
+    from authoring.generate import selfcheck
+
+    real = selfcheck.compile_timeline
+
+    def losing(mission: Mission, players: int | None = None) -> Timeline:
+        timeline = real(mission, players)
+        kept = tuple(c for c in timeline.cues if not (
+            c.kind == "warning" and c.phase == 2 and c.params.get("left") == "20s"))
+        return replace(timeline, cues=kept)
+
+    good = generate_mission(GenerateOptions(seed=11)).mission
+    monkeypatch.setattr(selfcheck, "compile_timeline", losing)
+    assert self_check(good, 8, 1) == [
+        "phase 2 announcements are [('countdown', ''), ('phase_ended', ''), "
+        "('warning', '1min')], expected [('countdown', ''), ('phase_ended', ''), "
+        "('warning', '1min'), ('warning', '20s')]"]
 
 
 def test_generation_error_is_reported_not_raised_as_crash() -> None:

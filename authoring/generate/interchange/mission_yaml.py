@@ -7,6 +7,7 @@ directly (not through a YAML dumper) so that the layout is stable byte for byte.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 
@@ -25,6 +26,13 @@ from authoring.mission.timecode import format_clock
 def _quote(text: str) -> str:
     # JSON string escapes are valid YAML double-quoted escapes
     return json.dumps(text, ensure_ascii=False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted_clock(seconds: int) -> str:
+    # a clock is digits, a colon and maybe a minus: its quoted form needs no escape, and the
+    # few hundred times of a mission length are formatted once per process
+    return f'"{format_clock(seconds)}"'
 
 
 def event_body(event: Event) -> str:
@@ -76,13 +84,13 @@ def mission_yaml(mission: Mission, header: Sequence[str] = (),
     if mission.trajectories:
         pairs = ", ".join(f"{k}: {v}" for k, v in mission.trajectories.items())
         lines.append(f"trajectories: {{{pairs}}}")
-    lines.append("phases: [" + ", ".join(_quote(format_clock(p)) for p in mission.phases) + "]")
+    lines.append("phases: [" + ", ".join(_quoted_clock(p) for p in mission.phases) + "]")
     if not mission.events:
         lines.append("events: []")
     else:
         lines.append("events:")
     for index, event in enumerate(mission.events):
-        line = f"  - {{at: {_quote(format_clock(event.at))}, {event_body(event)}}}"
+        line = f"  - {{at: {_quoted_clock(event.at)}, {event_body(event)}}}"
         note = notes.get(index)
         if note:
             line += f"  # {note}"
