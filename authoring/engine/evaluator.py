@@ -81,6 +81,7 @@ class Tree(Generic[W]):
 #: One enumerated draw: (index chosen, enumerated?, the other indexes with the numerator and
 #: denominator of their weight factor, this choice's numerator and denominator).
 Drawn = tuple[int, bool, list[tuple[int, int, int]], int, int]
+_NO_OTHERS: list[tuple[int, int, int]] = []  # shared, never changed
 
 
 class _TreeTokens:
@@ -183,10 +184,13 @@ class _TreeTokens:
         n = len(left)
         j = self.batch_j
         self.batch_j += 1
-        if not self.batch_mode:
-            chosen = self.prefix[pos][0] if replay else self.sampler.randrange(n)
-            if not replay:
-                self.extra.append((chosen, False, [], 1, 1))
+        if not self.batch_mode:  # the search's common case: kept short
+            if replay:
+                chosen = self.prefix[pos][0]
+            else:
+                chosen = self.sampler.randrange(n)
+                if not self.probe:  # a probe's draws are only replayed, never branched on
+                    self.extra.append((chosen, False, _NO_OTHERS, 1, 1))
             self.made.append((chosen, False))
             return left[chosen]
         relevant = self.relevant
