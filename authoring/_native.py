@@ -32,7 +32,7 @@ BUILD_COMMAND = "python -m authoring._native build"
 ABI = EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
 # The modules of authoring/engine that run inside a game (relative paths without ``.py``).
-COMPILED = ("ship", "state", "damage", "weapons", "actions", "threats/abilities",
+COMPILED = ("ship", "state", "draws", "damage", "weapons", "actions", "threats/abilities",
             "threats/cards", "levels", "game", "scoring", "notation", "campaign")
 
 

@@ -17,7 +17,7 @@ from authoring.cli._campaign import (
 from authoring.cli._common import reports_errors
 from authoring.engine import (
     Estimate,
-    ExactOutcome,
+    Odds,
     estimate,
     exact_outcome,
     format_result,
@@ -52,8 +52,9 @@ def resolve(
     trace: Annotated[bool, typer.Option(
         "--trace", help="Include the state notation after every turn.")] = False,
     exact: Annotated[bool, typer.Option(
-        "--exact", help="Also give the exact win probability and expected score over every "
-        "damage-token draw.")] = False,
+        "--exact", help="Also give the win probability and expected score over every "
+        "damage-token draw: exact, or for a plan with too many draws to follow a sampled "
+        "estimate with its standard error (the output says which).")] = False,
     samples: Annotated[int, typer.Option(
         "--samples", min=0,
         help="Also estimate the odds over this many seeds (0: no estimate).")] = 0,
@@ -86,7 +87,7 @@ def resolve(
     pinned = card_problems(read_document(mission), loaded)
     if pinned:  # blamed on the mission's card, not on the plan that meets it
         raise InvalidFileError(pinned)
-    exact_result: ExactOutcome | None = None
+    exact_result: Odds | None = None
     estimated: Estimate | None = None
     try:
         crew_plan = load_plan(plan)
@@ -98,7 +99,7 @@ def resolve(
         if samples:
             estimated = estimate(setup, crew_plan, samples=samples,
                                  seed=crew_plan.seed if seed is None else seed)
-    except ValueError as error:  # EngineError, or an exact outcome too large to follow
+    except ValueError as error:  # EngineError: the plan does not fit the mission
         raise InvalidInputError(f"{plan}: {error}") from None
     if as_json:
         data = result.to_dict()
@@ -113,9 +114,20 @@ def resolve(
         for turn, line in enumerate(result.trace):
             typer.echo(f"after {turn:2}: {line}")
     if exact_result is not None:
-        typer.echo(f"Exact: win probability {exact_result.win}, expected score of a win "
-                   f"{exact_result.expected_score}")
+        typer.echo(_odds_text(exact_result))
     if estimated is not None:
         mean = "-" if estimated.mean_score is None else f"{float(estimated.mean_score):.2f}"
         typer.echo(f"Estimate over {samples} seeds: win rate {float(estimated.win_rate):.3f}, "
                    f"mean score of a win {mean}")
+
+
+def _odds_text(odds: Odds) -> str:
+    """Returns the ``--exact`` line: exact fractions, or a sampled estimate with its errors."""
+    if odds.exact:
+        return (f"Exact: win probability {odds.win}, expected score of a win "
+                f"{odds.expected_score}")
+    score = ("-" if odds.expected_score is None else
+             f"{float(odds.expected_score):.2f} ± {odds.score_error or 0:.2f}")
+    return (f"Sampled (too many draws to follow exactly; mean of {odds.samples} stratified "
+            f"samples ± standard error): win probability {float(odds.win):.3f} ± "
+            f"{odds.win_error or 0:.3f}, expected score of a win {score}")

@@ -20,7 +20,7 @@ from authoring.engine.campaign import (
 )
 from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
 from authoring.engine.estimate import Estimate, estimate
-from authoring.engine.exact import ExactOutcome, exact_outcome
+from authoring.engine.exact import ExactOutcome, Odds, exact_outcome
 from authoring.engine.game import Game, initial_state, resolve, resolve_mission
 from authoring.engine.levels import LEVELS, RuleLevel, get_level
 from authoring.engine.log import LogEntry, Result, Score, ThreatOutcome, format_result
@@ -40,6 +40,7 @@ __all__ = [
     "Game",
     "LogEntry",
     "NotationError",
+    "Odds",
     "Plan",
     "PlanError",
     "Result",

@@ -50,7 +50,7 @@ def damage_ship(g: Game, zone: int, points: int, source: str) -> None:
     if g.log is not None:
         g.note("threat", f"{source}: {points} damage to {ZONE_NAMES[zone]}")
     forced = g.forced.get(zone)
-    for _ in range(points):
+    for point in range(points):
         if len(drawn) == 6:
             raise ShipDestroyed(f"a 7th damage in the {ZONE_NAMES[zone]} zone")
         while forced and forced[0] in drawn:
@@ -58,7 +58,9 @@ def damage_ship(g: Game, zone: int, points: int, source: str) -> None:
         if forced:
             token = forced.pop(0)
         else:
-            token = g.choose_token(zone, [k for k in range(6) if k not in drawn])
+            # The draws still to come from this damage: a 7th token ends the game first.
+            attack = min(points - point, 6 - len(drawn))
+            token = g.tokens.draw(zone, [k for k in range(6) if k not in drawn], attack)
         drawn.append(token)
         if g.log is not None:
             g.note("threat", f"{ZONE_NAMES[zone]} damage token: {ship.TOKEN_NAMES[token]}")

@@ -1,208 +1,165 @@
-"""Computes exact win probabilities and expected scores by following every damage-token draw.
+"""A plan's odds over the damage-token draws: exact when the draw tree fits, else sampled.
 
-The damage tokens are the only chance in the Resolution Round (docs/rules.md §12.3). Turn by turn,
-every state is replayed once per sequence of token choices of that turn; equal states are
-merged (the order in which a zone's tokens were drawn no longer matters once drawn), so the
-work grows with the number of distinct situations, not with the number of draw orders.
+The damage tokens are the only chance in the Resolution Round (docs/rules.md §12.3). The one
+evaluator (authoring/engine/evaluator.py) follows every draw outcome with exact fractions; when
+the tree is larger than its budget, the odds are the mean of ``samples`` independent stratified
+samples of the same tree (each enumerates what a small budget allows and samples the rest, so
+each is unbiased), with their standard errors. ``Odds.method`` says which.
 """
 
 from __future__ import annotations
 
-import random
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from authoring.engine.game import Game, initial_state
+from authoring.engine.evaluator import FLOATS, FRACTIONS, DrawTree, Leaf, W
+from authoring.engine.game import initial_state
 from authoring.engine.levels import RuleLevel, get_level
-from authoring.engine.notation import notation
-from authoring.engine.plan import KIND_MASK, LIFT, TOKEN_KINDS, A, B, Plan
+from authoring.engine.plan import TOKEN_KINDS, Plan
 from authoring.engine.scoring import score_state
 from authoring.engine.setup import Setup
-from authoring.engine.ship import (
-    GRAVOLIFT,
-    LOWER_CANNON,
-    REACTOR,
-    SHIELD,
-    STRUCTURAL,
-    UPPER_CANNON,
-    ZONE_NAMES,
-)
-from authoring.engine.state import ACTIVE_THREAT, PENDING, State
+from authoring.engine.ship import ZONE_NAMES
 
-# Threat operations that put energy into a shield (so shield capacity keeps mattering).
-_FILLS_SHIELDS = frozenset({"push_central_to_shield"})
+EXACT = "exact"
+SAMPLED = "sampled"
 
-
-class _Branch(Exception):
-    """Signals that the script ran out: the next draw's options, with their weights."""
-
-    def __init__(self, weights: list[int], total: int) -> None:
-        super().__init__(weights, total)
-        self.weights = weights
-        self.total = total
-
-
-class _ScriptedGame(Game):
-    """A game whose damage tokens follow a script of choices instead of the generator.
-
-    Tokens whose identity cannot matter any more are one option, weighted by their number.
-    """
-
-    def __init__(self, state: State, script: tuple[int, ...], rules: RuleLevel,
-                 forced: dict[int, list[int]], relevant: set[int]) -> None:
-        super().__init__(state, random.Random(0), forced, record=False, rules=rules)
-        self.script = script
-        self.used = 0
-        self.relevant = relevant
-
-    def _options(self, zone: int, left: list[int]) -> list[tuple[int, int]]:
-        relevant = set(self.relevant)
-        st = self.state
-        # A shield or reactor token drawn now would send energy back to the bank.
-        if st.shields[zone] >= self.shield_cap(zone):
-            relevant.add(SHIELD)
-        if st.reactors[zone] >= self.reactor_cap(zone):
-            relevant.add(REACTOR)
-        options = [(kind, 1) for kind in left if kind in relevant]
-        alike = [kind for kind in left if kind not in relevant]
-        if alike:
-            options.append((alike[0], len(alike)))
-        return options
-
-    def choose_token(self, zone: int, left: list[int]) -> int:
-        """Returns the scripted choice, or stops the replay to branch on this draw."""
-        options = self._options(zone, left)
-        if self.used == len(self.script):
-            raise _Branch([weight for _, weight in options], len(left))
-        choice = self.script[self.used]
-        self.used += 1
-        return options[choice][0]
+#: The exact tree's budget: extra leaves, and turn replays in all.
+MAX_LEAVES = 20_000
+MAX_REPLAYS = 200_000
+#: Past it: independent samples, each a small tree of this many extra leaves.
+SAMPLES = 200
+SAMPLE_BUDGET = 16
 
 
 @dataclass(frozen=True)
-class ExactOutcome:
-    """The exact distribution of a plan's outcome over all damage-token draws."""
+class Odds:
+    """The distribution of a plan's outcome over the damage-token draws.
 
-    win: Fraction
-    expected_score: Fraction | None  # over the won games (None: never won or level 1)
-    losses: dict[int, Fraction] = field(default_factory=dict)  # turn -> probability
-    scores: dict[int, Fraction] = field(default_factory=dict)  # score -> probability
+    Exact (``method == "exact"``): fractions. Sampled: floats, the mean of ``samples``
+    independent estimates, with the standard errors of ``win`` and ``expected_score``.
+    """
+
+    win: Fraction | float
+    expected_score: Fraction | float | None  # over the won games (None: never won or level 1)
+    losses: dict[int, Fraction | float] = field(default_factory=dict)  # turn -> probability
+    scores: dict[int, Fraction | float] = field(default_factory=dict)  # score -> probability
+    method: str = EXACT
+    samples: int = 0  # sampled: the number of independent estimates averaged
+    win_error: float | None = None  # sampled: standard error of ``win``
+    score_error: float | None = None  # sampled: standard error of ``expected_score``
+
+    @property
+    def exact(self) -> bool:
+        """Tells whether every draw outcome was followed."""
+        return self.method == EXACT
 
     def to_dict(self) -> dict[str, object]:
-        """Returns a JSON-ready mapping (probabilities as strings like '5/6')."""
-        return {
-            "win": str(self.win),
-            "expected_score": None if self.expected_score is None else str(self.expected_score),
-            "losses": {str(t): str(p) for t, p in sorted(self.losses.items())},
-            "scores": {str(s): str(p) for s, p in sorted(self.scores.items())},
+        """Returns a JSON-ready mapping (exact probabilities as strings like '5/6', sampled
+        ones as decimal strings, with the standard errors)."""
+        data: dict[str, object] = {
+            "method": self.method,
+            "win": _text(self.win),
+            "expected_score": None if self.expected_score is None else
+            _text(self.expected_score),
+            "losses": {str(t): _text(p) for t, p in sorted(self.losses.items())},
+            "scores": {str(s): _text(p) for s, p in sorted(self.scores.items())},
         }
+        if not self.exact:
+            data["samples"] = self.samples
+            data["win_error"] = self.win_error
+            data["expected_score_error"] = self.score_error
+        return data
 
 
-def _forced_left(plan: Plan, state: State) -> dict[int, list[int]]:
-    # Forced tokens are drawn first, so after d draws in a zone the first d are used up.
-    forced = {}
-    for zone, kinds in plan.tokens.items():
-        index = ZONE_NAMES.index(zone)
-        forced[index] = [TOKEN_KINDS.index(k) for k in kinds][len(state.tokens[index]):]
-    return forced
+#: The name the odds had when they were always exact.
+ExactOutcome = Odds
 
 
-def _successors(state: State, plan: Plan, rules: RuleLevel,
-                budget: list[int]) -> list[tuple[Fraction, State, bool]]:
-    """Returns (probability, next state, still flying) for every draw sequence of one turn."""
-    found = []
-    relevant = _relevant_kinds(state)
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise ValueError("expected a plan with fewer damage-draw sequences, got too many "
-                             "to follow exactly; use estimate() instead")
-        script, probability = stack.pop()
-        game = _ScriptedGame(state.copy(), script, rules, _forced_left(plan, state), relevant)
-        try:
-            flying = game.play_next()
-        except _Branch as branch:
-            stack.extend(((*script, choice), probability * Fraction(weight, branch.total))
-                         for choice, weight in enumerate(branch.weights))
+def _text(value: Fraction | float) -> str:
+    return str(value) if isinstance(value, Fraction) else f"{value:.6g}"
+
+
+def _forced(plan: Plan) -> dict[int, list[int]]:
+    return {ZONE_NAMES.index(zone): [TOKEN_KINDS.index(k) for k in kinds]
+            for zone, kinds in plan.tokens.items()}
+
+
+def _fold(leaves: list[Leaf[W]], zero: W,
+          rules: RuleLevel) -> tuple[W, dict[int, W], dict[int, W]]:
+    """Returns the win probability, losses by turn and scores of won games of a tree."""
+    win = zero
+    losses: dict[int, W] = {}
+    scores: dict[int, W] = {}
+    for leaf in leaves:
+        state, weight = leaf.state, leaf.weight
+        if state.lost:
+            losses[state.lost] = losses.get(state.lost, zero) + weight
             continue
-        found.append((probability, game.state, flying and game.state.lost == 0))
-    return found
+        win += weight
+        if rules.scored:
+            total = score_state(state).total
+            scores[total] = scores.get(total, zero) + weight
+    return win, losses, scores
 
 
-def _relevant_kinds(state: State) -> set[int]:
-    """Returns the token kinds whose identity can still change the game.
+def exact_outcome(setup: Setup, plan: Plan, *, max_leaves: int = MAX_LEAVES,
+                  max_replays: int = MAX_REPLAYS, samples: int = SAMPLES,
+                  sample_budget: int = SAMPLE_BUDGET, seed: int = 0) -> Odds:
+    """Returns the odds of a plan: exact, or past the budget sampled (``Odds.method``).
 
-    Cannon tokens matter only while an A card is left, gravolift tokens while a lift card is
-    left, shield and reactor tokens while a B card is left or a threat can still push energy
-    into a shield (Crossed Wires): capacities only limit what flows in, and energy above a
-    lowered capacity has already gone back to the bank. Structural never matters.
+    ``max_leaves`` and ``max_replays`` bound the exact tree; past them the odds are the mean
+    of ``samples`` stratified samples (trees of ``sample_budget`` extra leaves) seeded
+    ``seed``, ``seed + 1``, … (deterministic).
     """
-    future = [code & KIND_MASK for member in state.crew for code in member.slots[state.turn:]]
-    kinds = set()
-    for th in state.threats:
-        if th.status in (PENDING, ACTIVE_THREAT) and any(
-                op[0] in _FILLS_SHIELDS for op in (*th.card.x, *th.card.y, *th.card.z)):
-            kinds |= {SHIELD, REACTOR}
-    if A in future:
-        kinds |= {UPPER_CANNON, LOWER_CANNON}
-    if LIFT in future:
-        kinds.add(GRAVOLIFT)
-    if B in future:
-        kinds |= {SHIELD, REACTOR}
-    return kinds
-
-
-def _merge_key(state: State) -> str:
-    """Returns the notation with each zone's tokens sorted and irrelevant ones made alike.
-
-    Two states with the same key play out alike: the draw order of tokens no longer matters
-    once drawn, and a token that can no longer matter is as good as a structural one (the
-    chances of the relevant tokens left in the stack are the same either way).
-    """
-    relevant = _relevant_kinds(state)
-    original = state.tokens
-    state.tokens = [sorted(k if k in relevant else STRUCTURAL for k in zone) for zone in original]
-    try:
-        return notation(state)
-    finally:
-        state.tokens = original
-
-
-def exact_outcome(setup: Setup, plan: Plan, *, max_states: int = 20_000,
-                  max_replays: int = 200_000) -> ExactOutcome:
-    """Returns the exact win probability and expected score of a plan.
-
-    Raises ``ValueError`` when more than ``max_states`` distinct situations would have to be
-    followed in one turn, or more than ``max_replays`` turn replays in all (use ``estimate``
-    for such plans).
-    """
-    budget = [max_replays]
+    if samples < 2:
+        raise ValueError(f"expected at least 2 samples (for a standard error), got {samples}")
     rules = get_level(setup.level)
-    layer: dict[str, tuple[Fraction, State]] = {"": (Fraction(1), initial_state(setup, plan))}
-    losses: dict[int, Fraction] = {}
-    scores: dict[int, Fraction] = {}
-    win = Fraction(0)
-    while layer:
-        following: dict[str, tuple[Fraction, State]] = {}
-        for probability, state in layer.values():
-            for share, after, flying in _successors(state, plan, rules, budget):
-                weight = probability * share
-                if after.lost:
-                    losses[after.lost] = losses.get(after.lost, Fraction(0)) + weight
-                elif not flying:  # the closing step is over: the ship made it
-                    win += weight
-                    if rules.scored:
-                        total = score_state(after).total
-                        scores[total] = scores.get(total, Fraction(0)) + weight
-                else:
-                    key = _merge_key(after)
-                    old = following.get(key)
-                    following[key] = (weight + (old[0] if old else 0), after)
-                    if len(following) > max_states:
-                        raise ValueError(f"expected at most {max_states} distinct states per "
-                                         f"turn, got more in turn {after.turn}")
-        layer = following
-    expected = (sum((s * p for s, p in scores.items()), Fraction(0)) / win
-                if scores and win else None)
-    return ExactOutcome(win, expected, losses, scores)
+    forced = _forced(plan)
+    one, ratio = FRACTIONS
+    tree = DrawTree(rules, one, ratio, budget=max_leaves, max_runs=max_replays).follow(
+        initial_state(setup, plan), forced=forced, exact_only=True)
+    if tree.exact:
+        win, losses, scores = _fold(tree.leaves, Fraction(0), rules)
+        expected = (sum((s * p for s, p in scores.items()), Fraction(0)) / win
+                    if scores and win else None)
+        return Odds(win, expected, dict(losses), dict(scores))
+    return _sampled(setup, plan, forced, rules, samples, sample_budget, seed)
+
+
+def _sampled(setup: Setup, plan: Plan, forced: dict[int, list[int]], rules: RuleLevel,
+             samples: int, budget: int, seed: int) -> Odds:
+    """Averages independent stratified samples of the draw tree (floats, standard errors)."""
+    one, ratio = FLOATS
+    sampler = DrawTree(rules, one, ratio, budget=budget)
+    wins: list[float] = []
+    won_scores: list[float] = []  # per sample: the expected score times the win probability
+    losses: dict[int, float] = {}
+    scores: dict[int, float] = {}
+    for offset in range(samples):
+        tree = sampler.follow(initial_state(setup, plan), forced=forced, sample_seed=seed + offset)
+        win, lost, scored = _fold(tree.leaves, 0.0, rules)
+        wins.append(win)
+        won_scores.append(sum(s * p for s, p in scored.items()))
+        for turn, p in lost.items():
+            losses[turn] = losses.get(turn, 0.0) + p / samples
+        for total, p in scored.items():
+            scores[total] = scores.get(total, 0.0) + p / samples
+    win = sum(wins) / samples
+    win_error = _standard_error(wins)
+    expected: float | None = None
+    score_error: float | None = None
+    if scores and win:
+        # The ratio of two means: its standard error by the delta method.
+        expected = sum(won_scores) / samples / win
+        score_error = _standard_error([s - expected * w for s, w in zip(won_scores, wins,
+                                                                        strict=True)]) / win
+    return Odds(win, expected, dict(sorted(losses.items())), dict(sorted(scores.items())),
+                SAMPLED, samples, win_error, score_error)
+
+
+def _standard_error(values: list[float]) -> float:
+    """Returns the standard error of the mean of ``values`` (at least two)."""
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return math.sqrt(variance / len(values))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from authoring.engine import actions, damage, ship, weapons
 from authoring.engine.damage import ShipDestroyed as ShipDestroyed  # re-exported for callers
+from authoring.engine.draws import SeededTokens, TokenSource
 from authoring.engine.errors import PlanError
 from authoring.engine.levels import FULL_GAME, RuleLevel, get_level
 from authoring.engine.log import LogEntry, Result, ThreatOutcome
@@ -75,15 +76,22 @@ def _check_plan_level(plan: Plan, rules: RuleLevel) -> None:
 
 
 class Game:
-    """Runs one Resolution Round on a state, drawing damage tokens from a seeded generator."""
+    """Runs one Resolution Round on a state.
+
+    Damage tokens come from ``tokens`` (default: drawn with the seeded generator ``rng``), after
+    the ``forced_tokens`` of each zone; see ``authoring/engine/draws.py``.
+    """
 
     def __init__(self, state: State, rng: random.Random,
                  forced_tokens: dict[int, list[int]] | None = None, *, record: bool = True,
-                 trace: bool = False, rules: RuleLevel = FULL_GAME) -> None:
+                 trace: bool = False, rules: RuleLevel = FULL_GAME,
+                 tokens: TokenSource | None = None) -> None:
         self.state = state
         self.rules = rules
         self.effects = rules.damage_effects  # read by every capacity and weapon lookup
         self.rng = rng
+        self.seeded = tokens is None  # the default source: a fork copies its generator
+        self.tokens: TokenSource = SeededTokens(rng) if tokens is None else tokens
         self.forced = forced_tokens or {}
         self.log: list[LogEntry] | None = [] if record else None
         self.trace: list[str] | None = [] if trace else None
@@ -106,12 +114,13 @@ class Game:
         """Returns an independent copy between turns (state, generator, forced draws, log).
 
         A plan search can play one turn, fork, and try different continuations; nothing is
-        deep-copied.
+        deep-copied. A token source given to the game (not the seeded default) is shared.
         """
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         other = Game(self.state.copy(), rng, {z: k[:] for z, k in self.forced.items()},
-                     record=self.log is not None, trace=self.trace is not None, rules=self.rules)
+                     record=self.log is not None, trace=self.trace is not None, rules=self.rules,
+                     tokens=None if self.seeded else self.tokens)
         if self.log is not None:
             other.log = self.log[:]
         if self.trace is not None:
@@ -247,14 +256,6 @@ class Game:
                         self.note("appear", f"{th.card.name}: no rockets aboard, it counts as "
                                             "destroyed")
                     self.destroy(th)
-
-    def choose_token(self, zone: int, left: list[int]) -> int:
-        """Draws one of the damage tokens ``left`` in a zone (the seeded generator's choice).
-
-        The only chance in the round; ``exact.py`` overrides it to follow every branch.
-        """
-        # ``randrange`` only: solve/evaluate.py hands the game a stand-in with just that.
-        return left[self.rng.randrange(len(left))]
 
     # --- the ship and the crew, for the threat hooks (see actions.py and damage.py) ------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from authoring.cli import app
@@ -107,3 +108,39 @@ def test_every_plan_file_names_a_command_that_runs() -> None:
     example = runner.invoke(app, ["resolve", str(PLAN.parent / "example-4p-mission.yaml"),
                                   str(PLAN.parent / "example-4p.yaml")])
     assert "\nScore 41 = threats 36 + visual confirmation 6" in example.stdout
+
+
+# A plan a short solve made for Mission 5: the engine before the one evaluator refused its
+# --exact ("too many to follow exactly", after 26 s); now it answers.
+REFUSED = ROOT / "tests" / "engine" / "plans" / "mission-5-refused-exact.txt"
+MISSION_5 = ROOT / "missions" / "official" / "mission-5.yaml"
+
+
+def test_exact_answers_a_plan_that_used_to_be_refused() -> None:
+    result = runner.invoke(app, ["resolve", str(MISSION_5), str(REFUSED), "--exact", "--json"])
+    assert result.exit_code == 0, result.output
+    odds = json.loads(result.stdout)["exact"]
+    assert odds["method"] in ("exact", "sampled") and "win" in odds
+    text = runner.invoke(app, ["resolve", str(MISSION_5), str(REFUSED), "--exact"])
+    assert text.exit_code == 0, text.output
+    assert text.stdout.splitlines()[-1].startswith(("Exact: win probability ", "Sampled ("))
+
+
+def test_exact_past_the_budget_answers_with_a_sampled_estimate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import functools
+
+    from authoring.cli import resolve as command
+    from authoring.engine import exact_outcome
+
+    # A budget of no extra leaf: the Mission 1 plan's draws cannot be followed exactly.
+    monkeypatch.setattr(command, "exact_outcome",
+                        functools.partial(exact_outcome, max_leaves=0, samples=30))
+    result = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--exact", "--json"])
+    assert result.exit_code == 0, result.output
+    odds = json.loads(result.stdout)["exact"]
+    assert (odds["method"], odds["samples"]) == ("sampled", 30)
+    assert odds["win_error"] is not None
+    text = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--exact"]).stdout
+    assert text.splitlines()[-1].startswith("Sampled (too many draws to follow exactly; mean "
+                                            "of 30 stratified samples")
