@@ -30,6 +30,14 @@ class UsageError(AuthoringError):
     exit_code = 2
 
 
+class GenerationError(UsageError):
+    """The generator's options admit missions in principle but none was found for this seed.
+
+    Defined here, not in the generator, so that the compiled generator (authoring/_native.py)
+    raises the very same class.
+    """
+
+
 class EnvironmentMissingError(AuthoringError):
     """A program or package the command needs is not installed (exit 3)."""
 

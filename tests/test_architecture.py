@@ -22,6 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "_lazy": set(),  # PEP 562 package attributes (standard library only)
     "_native": set(),  # builds and finds the native engine core (files only)
     "_engine_native": set(),  # the native core's generated package (compiled engine copies)
+    "_generate_native": set(),  # the native generator's (compiled generator copies)
     "mission": {"errors", "_resources", "mission", "_workers"},
     "engine": {"engine", "mission", "_native"},
     # crews, Monte Carlo play, ratings and their calibration: over the engine, under its users
@@ -31,7 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "lint": {"lint", "mission", "engine", "simulation", "audio", "errors", "_resources", "_files",
              "_workers", "_lazy"},
     "generate": {"generate", "mission", "engine", "lint", "errors", "_resources", "_files",
-                 "_workers"},
+                 "_workers", "_native"},
     "report": {"report", "lint", "errors"},
     "render": {"render", "mission", "engine", "simulation", "lint", "errors", "_resources",
                "_files"},

@@ -9,19 +9,39 @@ fail at once, before any worker starts. Workers run under the toolkit's interrup
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+import importlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
+from authoring._native import GENERATOR_NAME, generator_target, status
 from authoring._workers import ordered_map
 from authoring.generate import GenerateOptions, generate_mission, generated_text
+from authoring.generate.generator import Generated
 
 #: Below this many missions a worker's start-up costs more than it saves.
 PARALLEL_FROM = 200
 
 
+@functools.cache
+def native_generator() -> Callable[[GenerateOptions], Generated] | None:
+    """Returns the compiled ``generate_mission`` when it is built for these sources, else None.
+
+    The compiled copy (authoring/_native.py) makes the same missions, byte for byte
+    (tests/generate/test_native_generator.py), with about 1.4x less CPU a mission.
+    """
+    if status(generator_target()) is not None:
+        return None
+    try:
+        module = importlib.import_module(f"authoring.{GENERATOR_NAME}.generate.generator")
+    except ImportError:  # a build for another platform or a damaged one: run the reference
+        return None
+    made: Callable[[GenerateOptions], Generated] = module.generate_mission
+    return made
+
+
 def _made(options: GenerateOptions) -> tuple[str, str]:
-    """One mission: its id and its file text."""
-    generated = generate_mission(options)
+    """One mission: its id and its file text (the compiled generator when there is one)."""
+    generated = (native_generator() or generate_mission)(options)
     return generated.mission.id, generated_text(generated)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from authoring.errors import UsageError
+from authoring.errors import GenerationError as GenerationError
 from authoring.generate.options import GenerateOptions, check_options
 from authoring.generate.placement import GRID, Board
 from authoring.generate.profiles import ProfileSpec
@@ -33,10 +33,6 @@ from authoring.mission.model import (
 GENERATOR_VERSION = 1
 MAX_ATTEMPTS = 100
 _PLACEMENT_TRIES = 12
-
-
-class GenerationError(UsageError):
-    """The options admit missions in principle but none was found for this seed."""
 
 
 @dataclass(frozen=True)
