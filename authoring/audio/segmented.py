@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import IO
 
 from authoring.audio.mp3_splice import Segment, join, parse_stream, plan_segments
+from authoring.audio.rate import RATE
 from authoring.errors import AuthoringError
 
 #: Segments of a long track: a few per core on today's 2- and 4-core machines; each costs an
 #: encoder start-up (about 30 ms of CPU), so a segment is at least ``MIN_SEGMENT_S`` long.
 MAX_SEGMENTS = 4
 MIN_SEGMENT_S = 120
-_RATE = 44100
 
 
 class _Feeder:
@@ -99,7 +99,7 @@ class SegmentedMp3Sink:
         """Cuts a track of ``frames`` samples into segments (before the first write)."""
         if self._at or self._segments:
             return
-        count = min(MAX_SEGMENTS, frames // (MIN_SEGMENT_S * _RATE))
+        count = min(MAX_SEGMENTS, frames // (MIN_SEGMENT_S * RATE))
         segments = plan_segments(frames, count)
         if len(segments) < 2:
             return
