@@ -112,11 +112,15 @@ def status(target: Target | None = None) -> str | None:
 
 
 def describe() -> str:
-    """Returns the running engine core for ``--version``: native, or python with the reason."""
+    """Returns the running engine core for ``--version``: native, or python with the reason;
+    and on a second line the generator's."""
     reason = status()
-    if reason is None:
-        return "engine core: native (mypyc)"
-    return f"engine core: python (native core {reason}: run `{BUILD_COMMAND}`)"
+    engine = ("engine core: native (mypyc)" if reason is None
+              else f"engine core: python (native core {reason}: run `{BUILD_COMMAND}`)")
+    reason = status(generator_target())
+    generator = ("generator core: native (mypyc)" if reason is None
+                 else f"generator core: python (native generator {reason})")
+    return f"{engine}\n{generator}"
 
 
 # --- build ---------------------------------------------------------------------------------
@@ -279,10 +283,7 @@ def main(argv: list[str]) -> int:
     if command == "build":
         return build()
     if command == "status":
-        reason = status(generator_target())
         print(describe())
-        print("generator core: native (mypyc)" if reason is None
-              else f"generator core: python (native generator {reason})")
         return 0
     if command == "clean":
         clean()
