@@ -9,7 +9,7 @@ setup, log, errors, trajectories, ...) are not copied: both cores take and retur
 game to either core (the native core plays with its own compiled ``Card`` objects, looked up
 by id). The pure-Python engine stays the readable reference and the fallback.
 
-The mission generator gets the same treatment (``GENERATOR``): its placement, threat draw and
+The mission generator gets the same treatment (``generator_target``): its placement, threat draw and
 self-check modules and the two mission modules they run (timeline, heard) are copied into
 ``authoring._generate_native`` and compiled; ``generate --count`` uses them when they are built
 and up to date (1.4x fewer CPU seconds a mission, the same bytes: tests/generate/
@@ -89,7 +89,7 @@ def source_digest(target: Target | None = None) -> str:
                 path = os.path.join(folder, name)
                 with open(path, "rb") as source:
                     content = source.read()
-                relative = os.path.relpath(path, top).replace(os.sep, "/")
+                relative = os.path.relpath(path, target.sources).replace(os.sep, "/")
                 checksum = zlib.crc32(relative.encode() + b"\0" + content + b"\0", checksum)
     return f"{checksum:08x}"
 
