@@ -24,17 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from authoring.engine import exact_outcome, make_setup, parse_plan  # noqa: E402
+from authoring.engine import exact_outcome  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.solve import Evaluator, encode_plan, prepare, solve, to_plan  # noqa: E402
 from authoring.solve.search import FINAL_BUDGET, FINAL_RUNS  # noqa: E402
+from bench.engine import L5_PLAN, L5_SETUP  # noqa: E402  (docs/rules.md §21 L5, once)
 from tests.engine.strategies import random_plan  # noqa: E402
 
-L5_SETUP = make_setup([(1, "blue", "E1-09"), (3, "red", "SE2-03"), (4, "internal", "SI2-01"),
-                       (5, "white", "E1-06"), (7, "red", "E1-01"), (8, "white", "E2-02")],
-                      "T7 T6 T4 T3")
-L5_PLAN = parse_plan("P1: l C B b C C b - C r - C\nP2: B R - C r A A - l - b C\n"
-                     "P3: C b A A - - r B l - - C\nP4: b - C R C R r R A l C -")
 LABELS = ("P1", "P2", "P3", "P4")
 
 
