@@ -26,7 +26,7 @@ from typing import IO
 
 from authoring.audio.mp3_splice import Segment, join, parse_stream, plan_segments
 from authoring.audio.rate import RATE
-from authoring.errors import AuthoringError
+from authoring.errors import AuthoringError, InvalidInputError
 
 #: Segments of a long track: a few per core on today's 2- and 4-core machines; each costs an
 #: encoder start-up (about 30 ms of CPU), so a segment is at least ``MIN_SEGMENT_S`` long.
@@ -130,12 +130,16 @@ class SegmentedMp3Sink:
                 raise self._failure(feeder.errors, status)
         if not self._segments:
             return
-        datas = [path.read_bytes() for path in (self._out, *self._parts)]
-        pieces = join([(parse_stream(data), segment)
-                       for data, segment in zip(datas, self._segments, strict=True)])
-        with self._out.open("wb") as sink:
-            for piece in pieces:
-                sink.write(piece)
+        try:
+            datas = [path.read_bytes() for path in (self._out, *self._parts)]
+            pieces = join([(parse_stream(data), segment)
+                           for data, segment in zip(datas, self._segments, strict=True)])
+            with self._out.open("wb") as sink:  # the output's temporary file, renamed later
+                for piece in pieces:
+                    sink.write(piece)
+        except OSError as error:  # a full disk, say: the caller removes the temporary file
+            raise InvalidInputError(f"cannot write the MP3 beside {self._out.parent}: "
+                                    f"{error.strerror or error}") from None
         self._cleanup()
 
     def abort(self) -> None:

@@ -31,7 +31,7 @@ from authoring.audio.mp3_splice import (
     parse_stream,
     plan_segments,
 )
-from authoring.errors import AuthoringError
+from authoring.errors import AuthoringError, InvalidInputError
 from tests.audio.conftest import decode_file
 
 RATE = 44100
@@ -209,3 +209,24 @@ def test_a_failing_segment_encoder_is_reported_and_leaves_no_file(
         stream_into(sink, [pcm.tobytes()], len(pcm))
     assert out.read_bytes() == b"the user's file"
     assert sorted(p.name for p in work.iterdir()) == ["track.mp3"]
+
+
+@pytest.mark.usefixtures("short_segments")
+def test_a_join_that_cannot_be_written_is_one_clear_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    out = work / "track.mp3"
+    real_open = Path.open
+
+    def full_disk(self: Path, mode: str = "r", *args: object, **kwargs: object) -> object:
+        if mode == "wb" and self.name.endswith(".part"):
+            raise OSError(28, "No space left on device")
+        return real_open(self, mode, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", full_disk)
+    pcm = _speechlike(20)
+    with pytest.raises(InvalidInputError, match="No space left on device"), \
+            open_audio(out, SETTINGS) as sink:
+        stream_into(sink, [pcm.tobytes()], len(pcm))
+    assert list(work.iterdir()) == []  # nothing half-written, no segment left
