@@ -15,6 +15,10 @@ self-check modules and the two mission modules they run (timeline, heard) are co
 and up to date (1.4x fewer CPU seconds a mission, the same bytes: tests/generate/
 test_native_generator.py compares both on every profile).
 
+The C engine core (``c_target``): ``authoring/engine/c/core.c``, a port of the game loop in
+C11, is compiled by the same command with gcc into ``authoring/_engine_c/`` (a shared library
+loaded with ctypes by ``authoring/engine/ccore.py``); it needs no Python headers and no mypyc.
+
 This module only looks at files (no engine import), so ``spacealert --version`` can tell which
 core runs without loading either. ``.ci/setup`` runs the build.
 """
@@ -36,6 +40,14 @@ NATIVE_DIR = os.path.join(PACKAGE_DIR, NATIVE_NAME)
 STAMP = os.path.join(NATIVE_DIR, "build.txt")
 BUILD_COMMAND = "python -m authoring._native build"
 ABI = EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
+
+# The C core: one C11 source, one shared library (ctypes loads it; no Python headers needed).
+C_NAME = "_engine_c"
+C_DIR = os.path.join(PACKAGE_DIR, C_NAME)
+C_SOURCE = os.path.join(ENGINE_DIR, "c", "core.c")
+C_LIBRARY_NAME = "libspacealert_core.so"
+# -O2 as the issue asks; no -march=native, so that a build is the same on every x86-64 machine.
+C_FLAGS = ("-std=c11", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra")
 
 # The modules of authoring/engine that run inside a game (relative paths without ``.py``).
 COMPILED = ("ship", "state", "draws", "damage", "weapons", "actions", "threats/abilities",
@@ -111,12 +123,48 @@ def status(target: Target | None = None) -> str | None:
     return None
 
 
+def c_digest(source: str | None = None) -> str:
+    """Returns a checksum of the C core's source and compiler flags (a change makes it stale)."""
+    try:
+        with open(source or C_SOURCE, "rb") as code:
+            content = code.read()
+    except OSError:
+        return "no source"
+    checksum = zlib.crc32(" ".join(C_FLAGS).encode() + b"\0" + content)
+    return f"{checksum:08x}"
+
+
+def c_library() -> str:
+    """Returns the path of the C core's shared library (built or not)."""
+    return os.path.join(C_DIR, C_LIBRARY_NAME)
+
+
+def c_status() -> str | None:
+    """Returns None when the C core can be loaded, else why not (one short phrase)."""
+    try:
+        with open(os.path.join(C_DIR, "build.txt"), encoding="utf-8") as stamp:
+            digest = stamp.read().strip()
+    except OSError:
+        return "not built"
+    if digest != c_digest():
+        return "out of date"
+    if not os.path.exists(c_library()):
+        return "incomplete build"
+    return None
+
+
 def describe() -> str:
-    """Returns the running engine core for ``--version``: native, or python with the reason;
-    and on a second line the generator's."""
+    """Returns the running engine core for ``--version``: c, native, or python with the
+    reason; and on a second line the generator's."""
     reason = status()
-    engine = ("engine core: native (mypyc)" if reason is None
-              else f"engine core: python (native core {reason}: run `{BUILD_COMMAND}`)")
+    c_reason = c_status()
+    if c_reason is None:
+        engine = "engine core: c (C library, gcc)" + (
+            "" if reason is None else f"; mypyc core {reason}")
+    elif reason is None:
+        engine = f"engine core: native (mypyc; C core {c_reason}: run `{BUILD_COMMAND}`)"
+    else:
+        engine = f"engine core: python (native core {reason}: run `{BUILD_COMMAND}`)"
     reason = status(generator_target())
     generator = ("generator core: native (mypyc)" if reason is None
                  else f"generator core: python (native generator {reason})")
@@ -199,22 +247,59 @@ def clean() -> None:
 
     for target in (engine_target(), generator_target()):
         shutil.rmtree(target.native_dir, ignore_errors=True)
+    shutil.rmtree(C_DIR, ignore_errors=True)
 
 
 def build(*, quiet: bool = False) -> int:
-    """Compiles the native engine core, then the native generator; returns an exit code (0
-    built, 3 no compiler or mypyc, 70 a build failed)."""
+    """Compiles the C engine core, the native (mypyc) engine core, then the native generator;
+    returns an exit code (0 built, 3 no compiler or mypyc, 70 a build failed)."""
     import importlib.util
 
-    if _compiler() is None:
+    compiler = _compiler()
+    if compiler is None:
         print("native core: no C compiler found (install gcc); the engine runs on its "
               "pure-Python core", file=sys.stderr)
         return 3
+    built_c = build_c(compiler, quiet=quiet)
     if importlib.util.find_spec("mypyc") is None:
+        fallback = "C core" if built_c == 0 else "pure-Python core"
         print("native core: mypyc is not installed (pip install mypy); the engine runs on its "
-              "pure-Python core", file=sys.stderr)
+              f"{fallback}", file=sys.stderr)
         return 3
-    return max(_build(engine_target(), quiet), _build(generator_target(), quiet))
+    return max(built_c, _build(engine_target(), quiet), _build(generator_target(), quiet))
+
+
+def build_c(compiler: str, *, quiet: bool = False) -> int:
+    """Compiles ``authoring/engine/c/core.c`` into the C core's library; returns 0 or 70."""
+    import subprocess
+
+    if c_status() is None:
+        if not quiet:
+            print(f"c core: up to date in authoring/{C_NAME}/")
+        return 0
+    os.makedirs(C_DIR, exist_ok=True)
+    stamp = os.path.join(C_DIR, "build.txt")
+    if os.path.exists(stamp):
+        os.unlink(stamp)
+    partial = c_library() + ".part"
+    # Run in the source's folder with a relative name: no absolute path ends up in the
+    # library, so the same source gives the same bytes wherever the checkout lives.
+    done = subprocess.run([compiler, *C_FLAGS, "-o", partial, os.path.basename(C_SOURCE)],
+                          cwd=os.path.dirname(C_SOURCE), capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        if os.path.exists(partial):
+            os.unlink(partial)
+        print(done.stdout[-3000:] + done.stderr[-3000:], file=sys.stderr)
+        print("c core: the build failed (output above); the engine runs on its other cores",
+              file=sys.stderr)
+        return 70
+    os.replace(partial, c_library())
+    with open(stamp, "w", encoding="utf-8") as out:
+        out.write(c_digest() + "\n")
+    if not quiet:
+        print(f"c core: built {C_LIBRARY_NAME} into authoring/{C_NAME}/")
+    return 0
 
 
 def _build(target: Target, quiet: bool) -> int:

@@ -1,0 +1,1374 @@
+/* The C engine core: plays whole games of authoring/engine exactly like the Python reference.
+ *
+ * A port of game.py, actions.py, weapons.py, damage.py, scoring.py and threats/abilities.py
+ * (docs/rules.md §5-§15), statement for statement in the same order, so that every game gives
+ * the same damage tokens, threat fates, score and state after every turn. The Python side
+ * (authoring/engine/ccore.py) encodes cards, setups and plans as small integers, calls
+ * sa_play once for a batch of games and decodes the compact output; tests/engine/
+ * test_differential.py compares the two cores on many random games.
+ *
+ * Damage-token draws reproduce CPython's random.Random(seed).randrange(n) bit for bit:
+ * MT19937 seeded by init_by_array with abs(seed) split into 32-bit words, and
+ * randbelow(n) = getrandbits(n.bit_length()) until below n.
+ *
+ * C11, no dependency beyond the C library; built by `python -m authoring._native build`.
+ */
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define ABI_VERSION 1
+
+enum { UR, UW, UB, LR, LW, LB, SPACE };
+enum { RED, WHITE, BLUE };
+enum { PENDING, ACTIVE_THREAT, DESTROYED, SURVIVED };
+enum { NO_SQUAD, SQ_ACTIVE, SQ_DISABLED };
+enum { T_STRUCTURAL, T_SHIELD, T_REACTOR, T_UPPER, T_LOWER, T_GRAVOLIFT };
+enum { K_BLANK, K_RED, K_BLUE, K_LIFT, K_A, K_B, K_C, K_BOTS, K_HMOVE };
+#define HEROIC_BIT 16
+#define TRIP_BIT 32
+#define KIND_MASK 15
+enum { W_HEAVY, W_LIGHT, W_PULSE, W_ROCKET, W_INTERCEPTORS };
+enum { SYS_NONE, SYS_A, SYS_B, SYS_C, SYS_BOTS, SYS_PILOT };
+
+/* Card abilities as bits (authoring/engine/threats/abilities.py ABILITIES). */
+#define F_DOUBLE_DAMAGE (1 << 0)
+#define F_PULSE_ZEROES (1 << 1)
+#define F_CRYO (1 << 2)
+#define F_ROCKET_WASTED (1 << 3)
+#define F_SPLASH (1 << 4)
+#define F_BEHEMOTH (1 << 5)
+#define F_MAGNET (1 << 6)
+#define F_RETALIATES (1 << 7)
+#define F_FIGHTS_BACK (1 << 8)
+#define F_FIGHTS_GROWN (1 << 9)
+#define F_HEALTH_ROCKETS (1 << 10)
+#define F_SLIME (1 << 11)
+#define F_PILOT_TARGET (1 << 12)
+#define F_CONTAMINATION (1 << 13)
+#define F_THREE_HITS (1 << 14)
+#define F_HIDDEN (1 << 15)
+#define F_FAR (1 << 16)
+#define F_NO_HEAVY (1 << 17)
+#define F_ROCKET_IMMUNE (1 << 18)
+#define F_KO_LOWER_SIDES (1 << 19)
+#define F_KO_DESTROYER (1 << 20)
+#define F_SCOUT (1 << 21)    /* ("scout_bonus",) among its X operations */
+#define F_MARAUDER (1 << 22) /* ("marauder_bonus",) among its X operations */
+
+/* Square operations (the names of abilities.OPS, in ccore.OPERATIONS order). */
+enum {
+    OP_NONE, OP_ATTACK, OP_ATTACK_ALL, OP_ATTACK_OTHERS, OP_ATTACK_ZONE, OP_ATTACK_UNSHIELDED,
+    OP_ATTACK_HEALTH, OP_ATTACK_UNLESS_DAMAGED, OP_ATTACK_ALL_IF_DAMAGED, OP_ATTACK_ROCKETS,
+    OP_ATTACK_CENTRAL_ENERGY, OP_ATTACK_PLAYERS_HERE, OP_DESTROY_SHIP, OP_DRAIN_SHIELDS,
+    OP_DRAIN_EACH_SHIELD, OP_DRAIN_ZONE_SHIELD, OP_DRAIN_ZONE_REACTOR, OP_DRAIN_REACTORS,
+    OP_DRAIN_CENTRAL, OP_SABOTEUR_DRAIN, OP_DESTROY_CAPSULE, OP_PUSH_CENTRAL_TO_SHIELD,
+    OP_LEAK_WHITE_SHIELD, OP_LEAK_REACTORS, OP_REPAIR, OP_REPAIR_HALF, OP_SPEED, OP_SHIELD_SET,
+    OP_SHIELD_ADD, OP_ACTIVATE, OP_COUNT_PASS, OP_SELF_DAMAGE, OP_SCOUT_ADVANCE, OP_FISSURE,
+    OP_MOVE, OP_CHANGE_DECK, OP_MOVE_IF_DAMAGED_ELSE_ATTACK, OP_SEEK, OP_SLIME_SPREAD,
+    OP_SLIME_ATTACK, OP_KO_STATION, OP_KO_STATIONS, OP_KO_LEADERS, OP_KO_SHIP,
+    OP_KO_SHIP_EXCEPT, OP_KO_WITHOUT_SQUAD, OP_DELAY_ZONE, OP_DELAY_SHIP, OP_DESTROY_ROCKET,
+    OP_DISABLE_STORED_SQUAD, OP_CONTAMINATION_DELAY, OP_CONTAMINATION_ATTACK,
+    OP_CONTAMINATION_KO, OP_COUNT
+};
+
+/* One card record of CARD_INTS ints (written by ccore._card_record). */
+enum {
+    C_EXTERNAL, C_MALFUNCTION, C_HEALTH, C_SHIELD, C_SPEED, C_POINTS_SURVIVED,
+    C_POINTS_DESTROYED, C_SYSTEM, C_FLAGS, C_MAX_DAMAGE, C_DEBRIS, C_ALL_STATIONS_BONUS,
+    C_NSTATIONS, C_STATIONS, /* 4 slots */
+    C_LETTERS = C_STATIONS + 4, /* x, y, z: count then MAX_OPS x (op, arg1, arg2) */
+    CARD_INTS = C_LETTERS + 3 * (1 + 3 * 3) + 2
+};
+#define MAX_OPS 3
+#define LETTER_INTS (1 + 3 * MAX_OPS)
+
+#define MAX_THREATS 16
+#define MAX_CREW 5
+#define MAX_FORCED 16
+#define MAX_SPOTS 6
+#define MAX_CARDS 256
+
+/* Per-game output (OUT_INTS ints) and snapshot (SNAP_INTS int16) layouts: see ccore.py. */
+enum {
+    O_SURVIVED, O_TURN, O_CAUSE, O_SCORE, /* 7: threats vc damage worst knocked disabled total */
+    O_NTOKENS = O_SCORE + 7, O_TOKENS = O_NTOKENS + 3, O_STATUS = O_TOKENS + 18,
+    O_ENDED = O_STATUS + MAX_THREATS, O_NSNAPS = O_ENDED + MAX_THREATS, OUT_INTS
+};
+enum {
+    S_TURN, S_SHIELDS, S_REACTORS = S_SHIELDS + 3, S_FUEL = S_REACTORS + 3, S_ROCKETS,
+    S_FLYING, S_STORED, S_MAINTAINED = S_STORED + 2, S_VC = S_MAINTAINED + 3,
+    S_NTOKENS = S_VC + 3, S_TOKENS = S_NTOKENS + 3, S_BROKEN = S_TOKENS + 18,
+    S_CONTAM = S_BROKEN + 6,
+    S_SCOUT, S_LOST, S_CREW, /* MAX_CREW x (station, squad, out, 12 slots) */
+    CREW_SNAP = 15,
+    S_THREATS = S_CREW + MAX_CREW * CREW_SNAP,
+    /* MAX_THREATS x (status square damage health speed shield active cryo passes level ended
+       nstations stations[6] nspots spots[6]) */
+    THREAT_SNAP = 11 + 1 + MAX_SPOTS + 1 + MAX_SPOTS,
+    SNAP_INTS = S_THREATS + MAX_THREATS * THREAT_SNAP
+};
+#define MAX_SNAPS 15
+
+static const int SHIELD_CAP[3] = {2, 3, 2};
+static const int REACTOR_CAP[3] = {3, 5, 3};
+static const int HEAVY_STRENGTH[3] = {4, 5, 4};
+static const int VC_POINTS[6] = {0, 1, 2, 3, 5, 7};
+static const int TURN_PHASE[14] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2};
+
+/* The trajectory boards T1-T7 (authoring/engine/trajectories.py): length, X and Y squares. */
+static const int TRACK_LENGTH[7] = {10, 11, 12, 13, 14, 15, 16};
+static const int TRACK_X[7] = {5, 8, 8, 9, 11, 10, 12};
+static const int TRACK_Y[7][2] = {{0, 0}, {0, 0}, {3, 0}, {5, 0}, {7, 0}, {7, 3}, {8, 5}};
+static int8_t track_letter[7][17]; /* 0 plain, 1 x, 2 y, 3 z */
+static int8_t distance_band[17];
+
+typedef struct {
+    int turns, c_actions, computer_check, delays, effects, internal, vc, scored;
+} Rules;
+
+static const Rules LEVEL_RULES[5] = {
+    {12, 1, 1, 1, 1, 1, 1, 1},
+    {7, 0, 0, 0, 0, 0, 0, 0},
+    {12, 1, 1, 1, 1, 0, 0, 1},
+    {12, 1, 1, 1, 1, 1, 0, 1},
+    {12, 1, 1, 1, 1, 1, 1, 1},
+};
+
+static int32_t cards[MAX_CARDS][CARD_INTS];
+static int ncards;
+
+typedef struct {
+    const int32_t *card;
+    int token, zone, status, square, damage, health, speed, shield, active, cryo, passes;
+    int level, ended, nst, st[MAX_SPOTS], nspots, spots[MAX_SPOTS];
+    int turn_hits, turn_stations; /* malfunction hits this turn (bitmask of stations) */
+} Threat;
+
+typedef struct {
+    int station, squad, out;
+    int slots[12];
+} Crew;
+
+typedef struct {
+    uint32_t mt[624];
+    int mti, seeded;
+    const uint32_t *key;
+    int keylen;
+} Rng;
+
+typedef struct {
+    /* the state (state.py) */
+    int turn, shields[3], reactors[3], fuel, rockets, flying, stored[2], maintained[3], vc[3];
+    int ntok[3], tok[3][6], broken[6], contaminated, scout, lost; /* broken: systems per station */
+    int ncrew;
+    Crew crew[MAX_CREW];
+    int nthr;
+    Threat thr[MAX_THREATS];
+    /* the game (game.py) */
+    const Rules *rules;
+    int effects, gturn;
+    const int8_t *letters[4];
+    int length[4];
+    int armed[6], lift_used[3], vc_now, launched, pilot_heroic;
+    int forced[3][MAX_FORCED], nforced[3], fpos[3];
+    int cause; /* 1 + zone: a 7th damage; 10 + threat: it reached Z */
+    jmp_buf lost_jump;
+    Rng rng;
+    int16_t *snaps;
+    int nsnaps;
+} Game;
+
+/* --- the generator: CPython's random.Random --------------------------------------------- */
+
+static uint32_t genrand_base[624]; /* init_genrand(19650218): the same for every seed */
+
+static void init_genrand(uint32_t *mt, uint32_t s) {
+    mt[0] = s;
+    for (int i = 1; i < 624; i++)
+        mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+}
+
+static void rng_seed(Rng *r) {
+    uint32_t *mt = r->mt;
+    memcpy(mt, genrand_base, sizeof genrand_base);
+    int i = 1, j = 0, len = r->keylen;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + r->key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+        if (j >= len) j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    r->mti = 0;
+    r->seeded = 1;
+}
+
+/* One output word. The state is twisted one word at a time when that word is needed (the
+   same values as the usual whole-block twist: word i only reads words i+1 and i+397, which
+   the block twist has not rewritten yet either, or word i-227, which it has). */
+static uint32_t genrand(Rng *r) {
+    uint32_t *mt = r->mt;
+    int i = r->mti;
+    uint32_t y = (mt[i] & 0x80000000U) | (mt[i == 623 ? 0 : i + 1] & 0x7fffffffU);
+    mt[i] = mt[i < 227 ? i + 397 : i - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+    y = mt[i];
+    r->mti = i == 623 ? 0 : i + 1;
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+static int randbelow(Rng *r, int n) {
+    if (!r->seeded) rng_seed(r); /* games that draw nothing never pay for the seeding */
+    int k = 0;
+    while ((n >> k) != 0) k++;
+    uint32_t v = genrand(r) >> (32 - k);
+    while (v >= (uint32_t)n) v = genrand(r) >> (32 - k);
+    return (int)v;
+}
+
+/* --- small helpers ------------------------------------------------------------------------ */
+
+static inline int zone_of(int station) { return station % 3; }
+
+static inline int neighbour(int station, int direction) {
+    int zone = station % 3 + direction;
+    return zone < 0 || zone > 2 ? station : station - station % 3 + zone;
+}
+
+static inline int other_deck(int station) { return (station + 3) % 6; }
+
+static inline int has_token(const Game *g, int zone, int kind) {
+    for (int i = 0; i < g->ntok[zone]; i++)
+        if (g->tok[zone][i] == kind) return 1;
+    return 0;
+}
+
+static inline int flags(const Threat *th) { return th->card[C_FLAGS]; }
+
+static inline int in_stations(const Threat *th, int station) {
+    for (int i = 0; i < th->nst; i++)
+        if (th->st[i] == station) return 1;
+    return 0;
+}
+
+static inline int on_ship(const Crew *c) { return c->station != SPACE && !c->out; }
+
+static int shield_cap(const Game *g, int zone) {
+    return SHIELD_CAP[zone] - (g->effects && has_token(g, zone, T_SHIELD));
+}
+
+static int reactor_cap(const Game *g, int zone) {
+    return REACTOR_CAP[zone] - (g->effects && has_token(g, zone, T_REACTOR));
+}
+
+static void snapshot(Game *g);
+
+static void ship_destroyed(Game *g, int cause) {
+    g->cause = cause;
+    longjmp(g->lost_jump, 1);
+}
+
+/* --- crew (actions.py) -------------------------------------------------------------------- */
+
+static void delay(Game *g, Crew *m, int slot) {
+    (void)g;
+    if (slot > 12) return;
+    int *s = m->slots;
+    int i = slot - 1;
+    if (s[i] == K_BLANK) return;
+    int j = i + 1;
+    while (j < 12 && s[j] != K_BLANK) j++;
+    if (j == 12)
+        memmove(&s[i + 1], &s[i], (size_t)(11 - i) * sizeof *s);
+    else
+        memmove(&s[i + 1], &s[i], (size_t)(j - i) * sizeof *s);
+    s[i] = K_BLANK;
+}
+
+static void knock_out(Crew *m) {
+    if (m->out) return;
+    m->out = 1;
+    if (m->squad != NO_SQUAD) m->squad = SQ_DISABLED;
+}
+
+static void enter(Game *g, Crew *m, int station) {
+    m->station = station;
+    if (station < 6 && (g->contaminated >> station & 1)) knock_out(m);
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *th = &g->thr[t];
+        if ((flags(th) & F_SLIME) && th->status == ACTIVE_THREAT && in_stations(th, station)) {
+            delay(g, m, g->gturn + 1);
+            break;
+        }
+    }
+}
+
+static void destroy(Game *g, Threat *th, Crew *by);
+static void attack(Game *g, Threat *th, int zone, int strength, int shields);
+
+static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
+    const int32_t *card = th->card;
+    if (card[C_FLAGS] & F_THREE_HITS) {
+        th->turn_hits++;
+        if (th->turn_hits >= 3) th->damage = th->health;
+    } else {
+        th->damage += amount;
+        int bonus = card[C_ALL_STATIONS_BONUS];
+        if (bonus) {
+            int before = __builtin_popcount((unsigned)th->turn_stations) == th->nst;
+            th->turn_stations |= 1 << m->station;
+            if (!before && __builtin_popcount((unsigned)th->turn_stations) == th->nst)
+                th->damage += bonus;
+        }
+    }
+    if (th->damage >= th->health) destroy(g, th, m);
+}
+
+static int system_hit(Game *g, Crew *m, int system, int heroic) {
+    int here = m->station;
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *th = &g->thr[t];
+        if (th->card[C_MALFUNCTION] && th->status == ACTIVE_THREAT
+            && th->card[C_SYSTEM] == system && in_stations(th, here)) {
+            hit_malfunction(g, m, th, heroic && system != SYS_C ? 2 : 1);
+            return 1;
+        }
+    }
+    return (g->broken[here] >> system & 1) != 0;
+}
+
+static void action_a(Game *g, Crew *m, int heroic) {
+    if (system_hit(g, m, SYS_A, heroic)) return;
+    int here = m->station;
+    if (g->armed[here]) return;
+    if (here == LR || here == LB) {
+        g->armed[here] = heroic ? 2 : 1;
+        return;
+    }
+    int zone = zone_of(here);
+    if (g->reactors[zone] == 0) return;
+    g->reactors[zone]--;
+    g->armed[here] = heroic ? 2 : 1;
+}
+
+static void action_b(Game *g, Crew *m, int heroic) {
+    if (system_hit(g, m, SYS_B, heroic)) return;
+    int here = m->station, zone = zone_of(here);
+    if (here <= UB) {
+        int room = shield_cap(g, zone) - g->shields[zone];
+        if (room < 0) room = 0;
+        int moved = room < g->reactors[zone] ? room : g->reactors[zone];
+        g->reactors[zone] -= moved;
+        g->shields[zone] += moved;
+        if (heroic && moved) g->shields[zone]++;
+    } else if (here != LW) {
+        int room = reactor_cap(g, zone) - g->reactors[zone];
+        if (room < 0) room = 0;
+        int moved = room < g->reactors[WHITE] ? room : g->reactors[WHITE];
+        g->reactors[WHITE] -= moved;
+        g->reactors[zone] += moved;
+        if (heroic && moved) g->reactors[zone]++;
+    } else if (g->fuel) {
+        g->fuel--;
+        int added = reactor_cap(g, WHITE) - g->reactors[WHITE];
+        if (added < 0) added = 0;
+        g->reactors[WHITE] += added;
+        if (heroic && added) g->reactors[WHITE]++;
+    }
+}
+
+static void action_c(Game *g, Crew *m, int turn) {
+    if (system_hit(g, m, SYS_C, 0)) return;
+    int here = m->station;
+    if ((here == UR || here == UB || here == LR) && !g->rules->internal) return;
+    if (here == LW && !g->rules->vc) return;
+    if (here == UR) {
+        if (m->squad == SQ_ACTIVE) {
+            for (int c = 0; c < g->ncrew; c++)
+                if (g->crew[c].station == SPACE) return;
+            m->station = SPACE;
+            g->pilot_heroic = 0;
+        }
+    } else if (here == UW) {
+        int phase = TURN_PHASE[turn];
+        if ((turn == 1 || turn == 2 || turn == 4 || turn == 5 || turn == 8 || turn == 9)
+            && !g->maintained[phase])
+            g->maintained[phase] = 1;
+    } else if (here == UB || here == LR) {
+        int index = here == UB ? 0 : 1;
+        if (m->squad == SQ_DISABLED) {
+            m->squad = SQ_ACTIVE;
+        } else if (m->squad == NO_SQUAD && g->stored[index] != NO_SQUAD) {
+            g->stored[index] = NO_SQUAD;
+            m->squad = SQ_ACTIVE;
+        }
+    } else if (here == LW) {
+        g->vc_now++;
+    } else if (g->rockets && !g->launched) {
+        g->rockets--;
+        g->launched = 1;
+    }
+}
+
+static void action_bots(Game *g, Crew *m, int heroic) {
+    if (m->squad != SQ_ACTIVE) return;
+    int here = m->station;
+    Threat *th = 0;
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *cand = &g->thr[t];
+        if (cand->status == ACTIVE_THREAT && cand->card[C_SYSTEM] == SYS_BOTS
+            && in_stations(cand, here)) {
+            th = cand;
+            break;
+        }
+    }
+    if (!th) return;
+    int f = flags(th), gone;
+    if (f & F_SLIME) {
+        int index = 0;
+        while (th->st[index] != here) index++;
+        th->spots[index]--;
+        th->damage++;
+        if (th->spots[index] == 0) {
+            for (int k = index; k + 1 < th->nst; k++) th->st[k] = th->st[k + 1];
+            for (int k = index; k + 1 < th->nspots; k++) th->spots[k] = th->spots[k + 1];
+            th->nst--;
+            th->nspots--;
+        }
+        gone = th->nst == 0;
+    } else if (f & F_CONTAMINATION) {
+        int index = 0;
+        while (th->st[index] != here) index++;
+        for (int k = index; k + 1 < th->nst; k++) th->st[k] = th->st[k + 1];
+        th->nst--;
+        th->damage++;
+        gone = th->damage >= th->health;
+    } else {
+        th->damage++;
+        gone = th->damage >= th->health;
+    }
+    int fights = (f & F_FIGHTS_BACK) || ((f & F_FIGHTS_GROWN) && th->active);
+    if (fights && !heroic) m->squad = SQ_DISABLED;
+    if (gone) destroy(g, th, m);
+}
+
+static void act(Game *g, Crew *m, int turn) {
+    if (m->out) return;
+    int code = m->slots[turn - 1];
+    int kind = code & KIND_MASK, heroic = (code & HEROIC_BIT) != 0;
+    if (m->station == SPACE) {
+        if (kind == K_BOTS) {
+            g->pilot_heroic = heroic;
+            return;
+        }
+        enter(g, m, UR);
+        if (kind != K_BLANK) delay(g, m, turn);
+        return;
+    }
+    if (kind == K_BLANK) return;
+    int here = m->station;
+    if (kind == K_RED || kind == K_BLUE) {
+        int to = neighbour(here, kind == K_RED ? -1 : 1);
+        if (to != here) enter(g, m, to);
+    } else if (kind == K_LIFT) {
+        int zone = zone_of(here);
+        int damaged = g->effects && has_token(g, zone, T_GRAVOLIFT);
+        int late = g->rules->delays && (g->lift_used[zone] || damaged);
+        g->lift_used[zone] = 1;
+        enter(g, m, other_deck(here));
+        if (late) delay(g, m, turn + 1);
+    } else if (kind == K_HMOVE) {
+        int to = (code >> 8) - 1;
+        if (to != here) enter(g, m, to);
+    } else if (kind == K_A) {
+        action_a(g, m, heroic);
+    } else if (kind == K_B) {
+        action_b(g, m, heroic);
+    } else if (kind == K_C && g->rules->c_actions) {
+        action_c(g, m, turn);
+    } else if (kind == K_BOTS && g->rules->internal) {
+        action_bots(g, m, heroic);
+    }
+    if (code & TRIP_BIT) delay(g, m, turn + 1);
+}
+
+/* --- damage to the ship (damage.py) ------------------------------------------------------- */
+
+static int multiplier(const Game *g, int zone) {
+    int mult = 1; /* a single mission: no structural damage carried over (hull 1) */
+    for (int t = 0; t < g->nthr; t++) {
+        const Threat *th = &g->thr[t];
+        if (th->status == ACTIVE_THREAT && th->level && (th->level == 2 || zone == RED))
+            mult *= 2;
+    }
+    return mult;
+}
+
+static void damage_ship(Game *g, int zone, int points) {
+    if (points <= 0) return;
+    for (int point = 0; point < points; point++) {
+        int n = g->ntok[zone];
+        if (n == 6) ship_destroyed(g, 1 + zone);
+        int *forced = g->forced[zone];
+        while (g->fpos[zone] < g->nforced[zone] && has_token(g, zone, forced[g->fpos[zone]]))
+            g->fpos[zone]++;
+        int token;
+        if (g->fpos[zone] < g->nforced[zone]) {
+            token = forced[g->fpos[zone]++];
+        } else {
+            int left[6], nleft = 0;
+            for (int k = 0; k < 6; k++)
+                if (!has_token(g, zone, k)) left[nleft++] = k;
+            token = left[randbelow(&g->rng, nleft)];
+        }
+        g->tok[zone][g->ntok[zone]++] = token;
+        if (token == T_SHIELD) {
+            int cap = shield_cap(g, zone);
+            if (g->shields[zone] > cap) g->shields[zone] = cap;
+        } else if (token == T_REACTOR) {
+            int cap = reactor_cap(g, zone);
+            if (g->reactors[zone] > cap) g->reactors[zone] = cap;
+        }
+    }
+}
+
+static int scout_bonus(const Game *g, const Threat *th) {
+    if (g->scout && !(flags(th) & F_SCOUT)) return 1;
+    for (int t = 0; t < g->nthr; t++) {
+        const Threat *other = &g->thr[t];
+        if (other != th && other->status == ACTIVE_THREAT && other->active
+            && (flags(other) & F_SCOUT))
+            return 1;
+    }
+    return 0;
+}
+
+static void attack(Game *g, Threat *th, int zone, int strength, int shields) {
+    if (th->card[C_EXTERNAL]) {
+        strength += scout_bonus(g, th);
+        if (shields) {
+            int absorbed = g->shields[zone] < strength ? g->shields[zone] : strength;
+            g->shields[zone] -= absorbed;
+            strength -= absorbed;
+        }
+        if ((flags(th) & F_DOUBLE_DAMAGE) && strength) strength *= 2;
+    }
+    damage_ship(g, zone, strength * multiplier(g, zone));
+}
+
+/* --- threats (game.py and threats/abilities.py) ------------------------------------------ */
+
+static void destroy(Game *g, Threat *th, Crew *by) {
+    th->status = DESTROYED;
+    th->ended = g->gturn;
+    int f = flags(th);
+    if (th->card[C_DEBRIS]) {
+        int strength = th->card[C_DEBRIS] * th->passes;
+        if (strength) attack(g, th, th->zone, strength, 1);
+    }
+    if (f & F_KO_LOWER_SIDES) {
+        for (int c = 0; c < g->ncrew; c++) {
+            Crew *m = &g->crew[c];
+            if (on_ship(m) && (m->station == LR || m->station == LB)) knock_out(m);
+        }
+    }
+    if ((f & F_KO_DESTROYER) && by) knock_out(by);
+}
+
+static void survive(Game *g, Threat *th) {
+    th->status = SURVIVED;
+    th->ended = g->gturn;
+    if (th->card[C_MALFUNCTION])
+        for (int i = 0; i < th->nst; i++) g->broken[th->st[i]] |= 1 << th->card[C_SYSTEM];
+    if ((flags(th) & F_SCOUT) && th->active) g->scout = 1;
+}
+
+static int own_zone(const Threat *th) {
+    if (th->card[C_EXTERNAL]) return th->zone;
+    return th->nst ? zone_of(th->st[0]) : WHITE;
+}
+
+static void hit_zone(Game *g, Threat *th, int zone, int strength) {
+    if (th->card[C_EXTERNAL])
+        attack(g, th, zone, strength, 1);
+    else if (strength > 0)
+        damage_ship(g, zone, strength * multiplier(g, zone));
+}
+
+static void warheads_lose_rocket(Game *g) {
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *th = &g->thr[t];
+        if (th->status == ACTIVE_THREAT && (flags(th) & F_HEALTH_ROCKETS)) {
+            th->damage++;
+            if (th->damage >= th->health) destroy(g, th, 0);
+        }
+    }
+}
+
+static int advance(Game *g, Threat *th);
+
+static void delay_next(Game *g, Crew *m) { delay(g, m, g->gturn + 1); }
+
+static void run_op(Game *g, Threat *th, const int32_t *op) {
+    int a = op[1], b = op[2];
+    switch (op[0]) {
+    case OP_ATTACK:
+        hit_zone(g, th, own_zone(th), a);
+        break;
+    case OP_ATTACK_ALL:
+        for (int z = 0; z < 3; z++) hit_zone(g, th, z, a);
+        break;
+    case OP_ATTACK_OTHERS:
+        for (int z = 0; z < 3; z++)
+            if (z != th->zone) hit_zone(g, th, z, a);
+        break;
+    case OP_ATTACK_ZONE:
+        hit_zone(g, th, a, b);
+        break;
+    case OP_ATTACK_UNSHIELDED:
+        attack(g, th, th->zone, a, 0);
+        break;
+    case OP_ATTACK_HEALTH: {
+        int left = th->health - th->damage;
+        hit_zone(g, th, own_zone(th), a * (left > 0 ? left : 0));
+        break;
+    }
+    case OP_ATTACK_UNLESS_DAMAGED:
+        if (th->damage < b) hit_zone(g, th, own_zone(th), a);
+        break;
+    case OP_ATTACK_ALL_IF_DAMAGED:
+        if (th->damage)
+            for (int z = 0; z < 3; z++) hit_zone(g, th, z, a);
+        break;
+    case OP_ATTACK_ROCKETS:
+        hit_zone(g, th, own_zone(th), a * g->rockets);
+        break;
+    case OP_ATTACK_CENTRAL_ENERGY:
+        hit_zone(g, th, WHITE, g->reactors[WHITE]);
+        break;
+    case OP_ATTACK_PLAYERS_HERE: {
+        int here = th->st[0], n = 0;
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && g->crew[c].station == here) n++;
+        hit_zone(g, th, zone_of(here), n);
+        break;
+    }
+    case OP_DESTROY_SHIP:
+        ship_destroyed(g, 10 + (int)(th - g->thr));
+        break;
+    case OP_DRAIN_SHIELDS:
+        g->shields[0] = g->shields[1] = g->shields[2] = 0;
+        break;
+    case OP_DRAIN_EACH_SHIELD:
+        for (int z = 0; z < 3; z++) g->shields[z] = g->shields[z] > a ? g->shields[z] - a : 0;
+        break;
+    case OP_DRAIN_ZONE_SHIELD:
+        g->shields[own_zone(th)] = 0;
+        break;
+    case OP_DRAIN_ZONE_REACTOR:
+        g->reactors[own_zone(th)] = 0;
+        break;
+    case OP_DRAIN_REACTORS:
+        for (int z = 0; z < 3; z++)
+            g->reactors[z] = g->reactors[z] > a ? g->reactors[z] - a : 0;
+        break;
+    case OP_DRAIN_CENTRAL:
+        g->reactors[WHITE] = g->reactors[WHITE] > a ? g->reactors[WHITE] - a : 0;
+        break;
+    case OP_SABOTEUR_DRAIN: {
+        int zone = own_zone(th);
+        if (g->reactors[zone])
+            g->reactors[zone]--;
+        else
+            hit_zone(g, th, zone, 1);
+        break;
+    }
+    case OP_DESTROY_CAPSULE:
+        if (g->fuel) g->fuel--;
+        break;
+    case OP_PUSH_CENTRAL_TO_SHIELD: {
+        int room = shield_cap(g, WHITE) - g->shields[WHITE];
+        if (room < 0) room = 0;
+        int moved = room < g->reactors[WHITE] ? room : g->reactors[WHITE];
+        int leak = g->reactors[WHITE] - moved;
+        g->shields[WHITE] += moved;
+        g->reactors[WHITE] = 0;
+        hit_zone(g, th, WHITE, leak);
+        break;
+    }
+    case OP_LEAK_WHITE_SHIELD: {
+        int leak = g->shields[WHITE];
+        g->shields[WHITE] = 0;
+        hit_zone(g, th, WHITE, leak);
+        break;
+    }
+    case OP_LEAK_REACTORS:
+        for (int z = 0; z < 3; z++) {
+            int leak = g->reactors[z];
+            g->reactors[z] = 0;
+            hit_zone(g, th, z, leak);
+        }
+        break;
+    case OP_REPAIR:
+        th->damage = th->damage > a ? th->damage - a : 0;
+        break;
+    case OP_REPAIR_HALF:
+        th->damage -= th->damage / 2;
+        break;
+    case OP_SPEED:
+        th->speed += a;
+        break;
+    case OP_SHIELD_SET:
+        th->shield = a;
+        break;
+    case OP_SHIELD_ADD:
+        th->shield += a;
+        break;
+    case OP_ACTIVATE:
+        th->active = 1;
+        break;
+    case OP_COUNT_PASS:
+        th->passes++;
+        break;
+    case OP_SELF_DAMAGE:
+        th->damage += a;
+        if (th->damage >= th->health) destroy(g, th, 0);
+        break;
+    case OP_SCOUT_ADVANCE:
+        for (int t = 0; t < g->nthr; t++) {
+            Threat *other = &g->thr[t];
+            if (other != th && other->status == ACTIVE_THREAT && other->card[C_EXTERNAL])
+                advance(g, other);
+        }
+        break;
+    case OP_FISSURE:
+        th->level = a == 2 ? 2 : (th->level > 1 ? th->level : 1);
+        break;
+    case OP_MOVE:
+        for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);
+        break;
+    case OP_CHANGE_DECK:
+        for (int i = 0; i < th->nst; i++) th->st[i] = other_deck(th->st[i]);
+        break;
+    case OP_MOVE_IF_DAMAGED_ELSE_ATTACK:
+        if (th->damage) {
+            for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);
+        } else {
+            hit_zone(g, th, own_zone(th), b);
+        }
+        break;
+    case OP_SEEK: {
+        int here = th->st[0];
+        int options[3] = {neighbour(here, -1), neighbour(here, 1), other_deck(here)};
+        int counts[6] = {0}, used = 0;
+        for (int k = 0; k < 3; k++)
+            if (options[k] != here) used |= 1 << options[k];
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c])) counts[g->crew[c].station]++;
+        int best = -1, winners = 0, winner = -1;
+        for (int s = 0; s < 6; s++)
+            if ((used >> s & 1) && counts[s] > best) best = counts[s];
+        for (int s = 0; s < 6; s++)
+            if ((used >> s & 1) && counts[s] == best) {
+                winners++;
+                winner = s;
+            }
+        if (winners == 1) {
+            th->nst = 1;
+            th->st[0] = winner;
+        }
+        break;
+    }
+    case OP_SLIME_SPREAD: {
+        int n = th->nst;
+        int before[MAX_SPOTS];
+        memcpy(before, th->st, sizeof before);
+        for (int i = 0; i < n; i++) {
+            int to = neighbour(before[i], a);
+            if (to != before[i] && !in_stations(th, to) && th->nst < MAX_SPOTS) {
+                th->st[th->nst++] = to;
+                th->spots[th->nspots++] = 1;
+            }
+        }
+        break;
+    }
+    case OP_SLIME_ATTACK: {
+        int zones = 0;
+        for (int i = 0; i < th->nst; i++) zones |= 1 << zone_of(th->st[i]);
+        for (int z = 0; z < 3; z++)
+            if (zones >> z & 1) hit_zone(g, th, z, a);
+        break;
+    }
+    case OP_KO_STATION:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && in_stations(th, g->crew[c].station))
+                knock_out(&g->crew[c]);
+        break;
+    case OP_KO_STATIONS:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && (a >> g->crew[c].station & 1)) knock_out(&g->crew[c]);
+        break;
+    case OP_KO_LEADERS:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && g->crew[c].squad != NO_SQUAD) knock_out(&g->crew[c]);
+        break;
+    case OP_KO_SHIP:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c])) knock_out(&g->crew[c]);
+        break;
+    case OP_KO_SHIP_EXCEPT:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && g->crew[c].station != a) knock_out(&g->crew[c]);
+        break;
+    case OP_KO_WITHOUT_SQUAD:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && in_stations(th, g->crew[c].station)
+                && g->crew[c].squad == NO_SQUAD)
+                knock_out(&g->crew[c]);
+        break;
+    case OP_DELAY_ZONE:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && zone_of(g->crew[c].station) == th->zone)
+                delay_next(g, &g->crew[c]);
+        break;
+    case OP_DELAY_SHIP:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c])) delay_next(g, &g->crew[c]);
+        break;
+    case OP_DESTROY_ROCKET:
+        if (g->rockets) {
+            g->rockets--;
+            warheads_lose_rocket(g);
+        }
+        break;
+    case OP_DISABLE_STORED_SQUAD: {
+        int index = a == UB ? 0 : 1;
+        if (g->stored[index] != NO_SQUAD && g->stored[index] != SQ_DISABLED)
+            g->stored[index] = SQ_DISABLED;
+        break;
+    }
+    case OP_CONTAMINATION_DELAY:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && in_stations(th, g->crew[c].station))
+                delay_next(g, &g->crew[c]);
+        break;
+    case OP_CONTAMINATION_ATTACK: {
+        int sorted[MAX_SPOTS], n = th->nst;
+        memcpy(sorted, th->st, sizeof sorted);
+        for (int i = 1; i < n; i++)
+            for (int k = i; k > 0 && sorted[k - 1] > sorted[k]; k--) {
+                int x = sorted[k];
+                sorted[k] = sorted[k - 1];
+                sorted[k - 1] = x;
+            }
+        for (int i = 0; i < n; i++) hit_zone(g, th, zone_of(sorted[i]), a);
+        break;
+    }
+    case OP_CONTAMINATION_KO:
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && in_stations(th, g->crew[c].station))
+                knock_out(&g->crew[c]);
+        for (int i = 0; i < th->nst; i++) g->contaminated |= 1 << th->st[i];
+        break;
+    default:
+        break;
+    }
+}
+
+static int advance(Game *g, Threat *th) {
+    th->square--;
+    int letter = g->letters[th->zone][th->square];
+    if (letter) {
+        const int32_t *ops = th->card + C_LETTERS + (letter - 1) * LETTER_INTS;
+        for (int k = 0; k < ops[0]; k++) {
+            run_op(g, th, ops + 1 + 3 * k);
+            if (th->status != ACTIVE_THREAT) return 0;
+        }
+        if (letter == 3) {
+            survive(g, th);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void threat_step(Game *g) {
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *th = &g->thr[t];
+        if (th->status != ACTIVE_THREAT) continue;
+        const int8_t *letters = g->letters[th->zone];
+        int steps = th->speed;
+        for (int k = 0; k < steps; k++) {
+            if (letters[th->square - 1]) {
+                if (!advance(g, th)) break;
+            } else {
+                th->square--;
+            }
+        }
+    }
+}
+
+static void appear(Game *g, int turn) {
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *th = &g->thr[t];
+        if (th->token != turn || th->status != PENDING) continue;
+        th->status = ACTIVE_THREAT;
+        th->square = g->length[th->zone];
+        if (flags(th) & F_SLIME) {
+            th->nspots = 1;
+            th->spots[0] = th->card[C_HEALTH];
+        }
+        if (flags(th) & F_HEALTH_ROCKETS) {
+            th->health = g->rockets;
+            if (th->health == 0) destroy(g, th, 0);
+        }
+    }
+}
+
+/* --- the damage step (weapons.py) --------------------------------------------------------- */
+
+static int eligible(const Threat *th, int weapon) {
+    int f = flags(th);
+    if ((f & F_HIDDEN) && !th->active) return 0;
+    if ((f & F_FAR) && !(distance_band[th->square] < 3)) return 0;
+    if ((f & F_NO_HEAVY) && weapon == W_HEAVY) return 0;
+    if ((f & F_ROCKET_IMMUNE) && weapon == W_ROCKET) return 0;
+    return 1;
+}
+
+static void damage_step(Game *g, int rockets_only) {
+    if (!g->flying) {
+        int any = 0;
+        for (int s = 0; s < 6; s++) any |= g->armed[s];
+        if (!any) {
+            int pilot = 0;
+            for (int c = 0; c < g->ncrew; c++)
+                if (g->crew[c].station == SPACE) pilot = 1;
+            if (!pilot) return;
+        }
+    }
+    int board[MAX_THREATS], nboard = 0;
+    for (int t = 0; t < g->nthr; t++)
+        if (g->thr[t].status == ACTIVE_THREAT && g->thr[t].card[C_EXTERNAL]) board[nboard++] = t;
+    int hits[MAX_THREATS] = {0}, was_hit[MAX_THREATS] = {0}, pulsed[MAX_THREATS] = {0};
+    int lost[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
+#define HIT(t, strength) (hits[t] += (strength), was_hit[t] = 1, any_hit = 1)
+    if (!rockets_only) {
+        for (int station = 0; station < 6; station++) {
+            int level = g->armed[station];
+            if (!level) continue;
+            int zone = zone_of(station), bonus = level - 1;
+            if (station == LW) {
+                int reach = g->effects && has_token(g, WHITE, T_LOWER) ? 1 : 2;
+                for (int b = 0; b < nboard; b++) {
+                    Threat *th = &g->thr[board[b]];
+                    if (distance_band[th->square] <= reach && eligible(th, W_PULSE)) {
+                        HIT(board[b], 1 + bonus);
+                        pulsed[board[b]] = 1;
+                    }
+                }
+                continue;
+            }
+            int strength, weapon;
+            if (station <= UB) {
+                strength = HEAVY_STRENGTH[zone] - (g->effects && has_token(g, zone, T_UPPER));
+                weapon = W_HEAVY;
+            } else {
+                strength = 2 - (g->effects && has_token(g, zone, T_LOWER));
+                weapon = W_LIGHT;
+            }
+            int target = -1;
+            for (int b = 0; b < nboard; b++) {
+                Threat *th = &g->thr[board[b]];
+                if (th->zone == zone && eligible(th, weapon)
+                    && (target < 0 || th->square < g->thr[target].square))
+                    target = board[b];
+            }
+            if (target >= 0) HIT(target, strength + bonus);
+        }
+    }
+    if (g->flying) {
+        g->flying = 0;
+        int magnet = -1, nearest = -1;
+        for (int b = 0; b < nboard; b++) {
+            Threat *th = &g->thr[board[b]];
+            if (distance_band[th->square] <= 2 && eligible(th, W_ROCKET)) {
+                if (magnet < 0 && (flags(th) & F_MAGNET)) magnet = board[b];
+                if (nearest < 0 || th->square < g->thr[nearest].square) nearest = board[b];
+            }
+        }
+        int target = magnet >= 0 ? magnet : nearest;
+        if (target >= 0) {
+            HIT(target, (flags(&g->thr[target]) & F_ROCKET_WASTED) ? 0 : 3);
+            rocketed = target;
+        }
+    }
+    if (!rockets_only) {
+        Crew *pilot = 0;
+        for (int c = 0; c < g->ncrew; c++)
+            if (g->crew[c].station == SPACE && !g->crew[c].out) {
+                pilot = &g->crew[c];
+                break;
+            }
+        if (pilot) {
+            int bonus = g->pilot_heroic ? 1 : 0, done = 0;
+            for (int t = 0; t < g->nthr; t++) {
+                Threat *th = &g->thr[t];
+                if (th->status == ACTIVE_THREAT && (flags(th) & F_PILOT_TARGET)) {
+                    th->damage += 1 + bonus;
+                    if (th->damage >= th->health) destroy(g, th, 0);
+                    done = 1;
+                    break;
+                }
+            }
+            if (!done) {
+                int targets[MAX_THREATS], ntargets = 0;
+                for (int b = 0; b < nboard; b++) {
+                    Threat *th = &g->thr[board[b]];
+                    if (distance_band[th->square] == 1 && eligible(th, W_INTERCEPTORS))
+                        targets[ntargets++] = board[b];
+                }
+                if (ntargets == 1) {
+                    int strength = 3 + bonus;
+                    if (flags(&g->thr[targets[0]]) & F_BEHEMOTH) {
+                        strength += 6;
+                        knock_out(pilot);
+                    }
+                    HIT(targets[0], strength);
+                } else {
+                    for (int k = 0; k < ntargets; k++) HIT(targets[k], 1 + bonus);
+                }
+            }
+        }
+    }
+#undef HIT
+    int marauders = 0;
+    if (any_hit)
+        for (int t = 0; t < g->nthr; t++) {
+            const Threat *th = &g->thr[t];
+            if (th->status == ACTIVE_THREAT && th->active && (flags(th) & F_MARAUDER)) marauders++;
+        }
+    for (int b = 0; b < nboard; b++) {
+        int t = board[b];
+        if (!was_hit[t]) continue;
+        Threat *th = &g->thr[t];
+        if (th->cryo) {
+            th->cryo = 0;
+            continue;
+        }
+        int shield = pulsed[t] && (flags(th) & F_PULSE_ZEROES) ? 0 : th->shield;
+        shield += marauders;
+        int damage = hits[t] - shield;
+        if (damage < 0) damage = 0;
+        int cap = th->card[C_MAX_DAMAGE];
+        if (cap && damage > cap) damage = cap;
+        if (damage) {
+            th->damage += damage;
+            lost[t] = 1;
+        }
+    }
+    for (int b = 0; b < nboard; b++) {
+        Threat *th = &g->thr[board[b]];
+        if (th->damage >= th->health && (flags(th) & F_SPLASH)) {
+            for (int o = 0; o < nboard; o++) {
+                Threat *other = &g->thr[board[o]];
+                if (other == th || other->damage >= other->health) continue;
+                if (other->card[C_MAX_DAMAGE] && lost[board[o]]) continue;
+                other->damage++;
+                lost[board[o]] = 1;
+            }
+        }
+    }
+    for (int b = 0; b < nboard; b++) {
+        Threat *th = &g->thr[board[b]];
+        if (th->status == ACTIVE_THREAT && th->damage >= th->health) destroy(g, th, 0);
+        if (lost[board[b]] && (flags(th) & F_RETALIATES))
+            for (int z = 0; z < 3; z++) attack(g, th, z, 1, 1);
+    }
+    if (rocketed >= 0 && (flags(&g->thr[rocketed]) & F_MAGNET)) g->thr[rocketed].shield++;
+}
+
+/* --- the round (game.py) ------------------------------------------------------------------ */
+
+static void new_turn(Game *g) {
+    memset(g->armed, 0, sizeof g->armed);
+    memset(g->lift_used, 0, sizeof g->lift_used);
+    g->vc_now = 0;
+    g->launched = 0;
+    g->pilot_heroic = 0;
+    for (int t = 0; t < g->nthr; t++) {
+        g->thr[t].turn_hits = 0;
+        g->thr[t].turn_stations = 0;
+    }
+}
+
+static void play_turn(Game *g, int turn) {
+    g->gturn = turn;
+    new_turn(g);
+    appear(g, turn);
+    int slot = turn - 1;
+    for (int c = 0; c < g->ncrew; c++) {
+        Crew *m = &g->crew[c];
+        if (m->slots[slot] || m->station == SPACE) act(g, m, turn);
+    }
+    int phase = TURN_PHASE[turn];
+    if (g->vc_now > g->vc[phase]) g->vc[phase] = g->vc_now;
+    damage_step(g, 0);
+    threat_step(g);
+    if (g->launched) g->flying = 1;
+    if ((turn == 2 || turn == 5 || turn == 9) && !g->maintained[phase]
+        && g->rules->computer_check)
+        for (int c = 0; c < g->ncrew; c++) {
+            Crew *m = &g->crew[c];
+            if (m->station != SPACE && !m->out) delay(g, m, turn + 1);
+        }
+    g->turn = turn;
+    snapshot(g);
+}
+
+static void closing_step(Game *g) {
+    g->gturn = g->turn + 1;
+    new_turn(g);
+    if (g->flying) damage_step(g, 1);
+    for (int c = 0; c < g->ncrew; c++)
+        if (g->crew[c].station == SPACE) enter(g, &g->crew[c], UR);
+    threat_step(g);
+    g->turn = g->gturn;
+    snapshot(g);
+}
+
+static void snapshot(Game *g) {
+    if (!g->snaps || g->nsnaps >= MAX_SNAPS) return;
+    int16_t *s = g->snaps + (size_t)g->nsnaps++ * SNAP_INTS;
+    memset(s, 0, SNAP_INTS * sizeof *s);
+    s[S_TURN] = (int16_t)g->turn;
+    for (int z = 0; z < 3; z++) {
+        s[S_SHIELDS + z] = (int16_t)g->shields[z];
+        s[S_REACTORS + z] = (int16_t)g->reactors[z];
+        s[S_MAINTAINED + z] = (int16_t)g->maintained[z];
+        s[S_VC + z] = (int16_t)g->vc[z];
+        s[S_NTOKENS + z] = (int16_t)g->ntok[z];
+        for (int k = 0; k < g->ntok[z]; k++) s[S_TOKENS + 6 * z + k] = (int16_t)g->tok[z][k];
+    }
+    s[S_FUEL] = (int16_t)g->fuel;
+    s[S_ROCKETS] = (int16_t)g->rockets;
+    s[S_FLYING] = (int16_t)g->flying;
+    s[S_STORED] = (int16_t)g->stored[0];
+    s[S_STORED + 1] = (int16_t)g->stored[1];
+    for (int k = 0; k < 6; k++) s[S_BROKEN + k] = (int16_t)g->broken[k];
+    s[S_CONTAM] = (int16_t)g->contaminated;
+    s[S_SCOUT] = (int16_t)g->scout;
+    s[S_LOST] = (int16_t)g->lost;
+    for (int c = 0; c < g->ncrew; c++) {
+        int16_t *p = s + S_CREW + c * CREW_SNAP;
+        p[0] = (int16_t)g->crew[c].station;
+        p[1] = (int16_t)g->crew[c].squad;
+        p[2] = (int16_t)g->crew[c].out;
+        for (int k = 0; k < 12; k++) p[3 + k] = (int16_t)g->crew[c].slots[k];
+    }
+    for (int t = 0; t < g->nthr; t++) {
+        const Threat *th = &g->thr[t];
+        int16_t *p = s + S_THREATS + t * THREAT_SNAP;
+        p[0] = (int16_t)th->status;
+        p[1] = (int16_t)th->square;
+        p[2] = (int16_t)th->damage;
+        p[3] = (int16_t)th->health;
+        p[4] = (int16_t)th->speed;
+        p[5] = (int16_t)th->shield;
+        p[6] = (int16_t)th->active;
+        p[7] = (int16_t)th->cryo;
+        p[8] = (int16_t)th->passes;
+        p[9] = (int16_t)th->level;
+        p[10] = (int16_t)th->ended;
+        p[11] = (int16_t)th->nst;
+        for (int k = 0; k < th->nst; k++) p[12 + k] = (int16_t)th->st[k];
+        p[12 + MAX_SPOTS] = (int16_t)th->nspots;
+        for (int k = 0; k < th->nspots; k++) p[13 + MAX_SPOTS + k] = (int16_t)th->spots[k];
+    }
+}
+
+/* Returns 0 while the game goes on (play_next of game.py). */
+static int play_next(Game *g) {
+    if (g->lost || g->turn > g->rules->turns) return 0;
+    if (setjmp(g->lost_jump)) {
+        g->lost = g->gturn;
+        snapshot(g);
+        return 0;
+    }
+    if (g->turn < g->rules->turns)
+        play_turn(g, g->turn + 1);
+    else
+        closing_step(g);
+    return g->turn <= g->rules->turns;
+}
+
+/* --- the batch interface ------------------------------------------------------------------ */
+
+static void init_tables(void) {
+    static int done = 0;
+    if (done) return;
+    init_genrand(genrand_base, 19650218U);
+    for (int b = 0; b < 7; b++) {
+        for (int s = 0; s <= 16; s++) track_letter[b][s] = 0;
+        track_letter[b][1] = 3;
+        track_letter[b][TRACK_X[b]] = 1;
+        for (int k = 0; k < 2; k++)
+            if (TRACK_Y[b][k]) track_letter[b][TRACK_Y[b][k]] = 2;
+    }
+    for (int s = 0; s <= 16; s++) distance_band[s] = (int8_t)(s == 0 ? 0 : s <= 5 ? 1 : s <= 10 ? 2 : 3);
+    done = 1;
+}
+
+int sa_abi(void) { return ABI_VERSION; }
+
+int sa_layout(int which) {
+    switch (which) {
+    case 0: return CARD_INTS;
+    case 1: return OUT_INTS;
+    case 2: return SNAP_INTS;
+    case 3: return MAX_SNAPS;
+    case 4: return MAX_THREATS;
+    case 5: return OP_COUNT;
+    case 6: return MAX_FORCED;
+    case 7: return S_CREW;
+    case 8: return S_THREATS;
+    case 9: return C_LETTERS;
+    case 10: return O_NSNAPS;
+    default: return -1;
+    }
+}
+
+/* Stores the card table: n records of CARD_INTS ints. */
+int sa_set_cards(const int32_t *data, int n) {
+    init_tables();
+    if (n > MAX_CARDS) return -1;
+    memcpy(cards, data, (size_t)n * CARD_INTS * sizeof *data);
+    ncards = n;
+    return 0;
+}
+
+static void score(const Game *g, int32_t *o) {
+    int threats = 0;
+    for (int t = 0; t < g->nthr; t++) {
+        if (g->thr[t].status == DESTROYED) threats += g->thr[t].card[C_POINTS_DESTROYED];
+        else if (g->thr[t].status == SURVIVED) threats += g->thr[t].card[C_POINTS_SURVIVED];
+    }
+    int vc = VC_POINTS[g->vc[0]] + VC_POINTS[g->vc[1]] + VC_POINTS[g->vc[2]];
+    int damage = g->ntok[0] + g->ntok[1] + g->ntok[2], worst = 0;
+    for (int z = 0; z < 3; z++)
+        if (g->ntok[z] > worst) worst = g->ntok[z];
+    int knocked = 0, disabled = 0;
+    for (int c = 0; c < g->ncrew; c++) {
+        knocked += 2 * g->crew[c].out;
+        disabled += g->crew[c].squad == SQ_DISABLED;
+    }
+    disabled += (g->stored[0] == SQ_DISABLED) + (g->stored[1] == SQ_DISABLED);
+    o[0] = threats;
+    o[1] = vc;
+    o[2] = damage;
+    o[3] = worst;
+    o[4] = knocked;
+    o[5] = disabled;
+    o[6] = threats + vc - damage - worst - knocked - disabled;
+}
+
+/* Plays one game. setup: level, 4 boards (0-6), n, n x (card, token, zone). plan: crew count,
+   12 codes per member, then per red/white/blue the forced count and MAX_FORCED kinds. key:
+   word count then the words of abs(seed). */
+static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const uint32_t *key,
+                      int32_t *out, int16_t *snaps) {
+    memset(g, 0, offsetof(Game, lost_jump));
+    int level = setup[0];
+    g->rules = &LEVEL_RULES[level];
+    g->effects = g->rules->effects;
+    for (int z = 0; z < 4; z++) {
+        g->letters[z] = track_letter[setup[1 + z]];
+        g->length[z] = TRACK_LENGTH[setup[1 + z]];
+    }
+    g->nthr = setup[5];
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *th = &g->thr[t];
+        const int32_t *card = cards[setup[6 + 3 * t]];
+        th->card = card;
+        th->token = setup[7 + 3 * t];
+        th->zone = setup[8 + 3 * t];
+        th->health = card[C_HEALTH];
+        th->speed = card[C_SPEED];
+        th->shield = card[C_SHIELD];
+        th->cryo = (card[C_FLAGS] & F_CRYO) != 0;
+        th->nst = card[C_NSTATIONS];
+        for (int k = 0; k < th->nst; k++) th->st[k] = card[C_STATIONS + k];
+    }
+    g->shields[0] = g->shields[1] = g->shields[2] = 1;
+    g->reactors[0] = 2;
+    g->reactors[1] = 3;
+    g->reactors[2] = 2;
+    g->fuel = 3;
+    g->rockets = 3;
+    g->stored[0] = g->stored[1] = SQ_ACTIVE;
+    g->ncrew = plan[0];
+    for (int c = 0; c < g->ncrew; c++) {
+        g->crew[c].station = UW;
+        memcpy(g->crew[c].slots, plan + 1 + 12 * c, sizeof g->crew[c].slots);
+    }
+    const int32_t *forced = plan + 1 + 12 * g->ncrew;
+    for (int z = 0; z < 3; z++) {
+        g->nforced[z] = forced[z * (1 + MAX_FORCED)];
+        memcpy(g->forced[z], forced + z * (1 + MAX_FORCED) + 1, sizeof g->forced[z]);
+    }
+    g->rng.seeded = 0;
+    g->rng.keylen = (int)key[0];
+    g->rng.key = key + 1;
+    g->snaps = snaps;
+    g->nsnaps = 0;
+    snapshot(g);
+    while (play_next(g)) {
+    }
+    memset(out, 0, OUT_INTS * sizeof *out);
+    int survived = g->lost == 0;
+    out[O_SURVIVED] = survived;
+    out[O_TURN] = survived ? g->turn : g->lost;
+    out[O_CAUSE] = survived ? 0 : g->cause;
+    if (survived && g->rules->scored) score(g, out + O_SCORE);
+    for (int z = 0; z < 3; z++) {
+        out[O_NTOKENS + z] = g->ntok[z];
+        for (int k = 0; k < g->ntok[z]; k++) out[O_TOKENS + 6 * z + k] = g->tok[z][k];
+    }
+    for (int t = 0; t < g->nthr; t++) {
+        out[O_STATUS + t] = g->thr[t].status;
+        out[O_ENDED + t] = g->thr[t].ended;
+    }
+    out[O_NSNAPS] = g->nsnaps;
+}
+
+/* Plays n games; game i is (setups + games[3i], plans + games[3i+1], keys + games[3i+2]).
+   out: n x OUT_INTS; snaps: NULL, or n x MAX_SNAPS x SNAP_INTS for the state after every
+   turn. Returns the number of games played. */
+int sa_play(int n, const int32_t *games, const int32_t *setups, const int32_t *plans,
+            const uint32_t *keys, int32_t *out, int16_t *snaps) {
+    init_tables();
+    Game game; /* on the stack: ctypes releases the GIL, so two threads may play at once */
+    for (int i = 0; i < n; i++) {
+        const int32_t *gi = games + 3 * (size_t)i;
+        play_game(&game, setups + gi[0], plans + gi[1], keys + gi[2], out + (size_t)i * OUT_INTS,
+                  snaps ? snaps + (size_t)i * MAX_SNAPS * SNAP_INTS : 0);
+    }
+    return n;
+}

@@ -1,0 +1,469 @@
+"""The C engine core: whole games in C (``authoring/engine/c/core.c``), loaded with ctypes.
+
+The third core next to the Python reference and the mypyc build (see ``cores.py``). This module
+encodes what a game needs as small integers -- the card table once per process, each
+``Setup`` and ``Plan`` once (cached on the object), the seed as the 32-bit words CPython's
+``random.seed`` uses -- and plays a whole batch in one foreign call. The call fills a compact
+record per game (``Batch``: outcome, turn, score breakdown, damage tokens, threat fates) and,
+when asked, a snapshot of the state after every turn, which is turned into the real state
+notation (``notation.py``) here, so the differential test compares the same text for both
+cores.
+
+What the C core does not play is played by the Python reference, game by game, inside the
+same batch (``unsupported``): a card whose operation or ability the C port does not know
+(none of the base game's cards: ``UNSUPPORTED_CARDS`` is empty today), more than
+``MAX_THREATS`` threats, and anything that needs the log (``record=True``) or a state other
+than a mission's start (campaigns, forks: ``campaign.py`` and ``exact.py`` run in Python).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from authoring._native import c_library, c_status
+from authoring.engine import game
+from authoring.engine.levels import get_level
+from authoring.engine.log import Result, Score, ThreatOutcome
+from authoring.engine.notation import notation
+from authoring.engine.plan import TOKEN_KINDS, Plan
+from authoring.engine.setup import Setup
+from authoring.engine.ship import TOKEN_NAMES, ZONE_NAMES
+from authoring.engine.state import (
+    ACTIVE_THREAT,
+    DESTROYED,
+    PENDING,
+    SURVIVED,
+    CrewMember,
+    State,
+    ThreatState,
+)
+from authoring.engine.threats.cards import STATION_CODES, Card, load_cards
+
+ABI = 1  # sa_abi() of a library this module can drive
+
+# The square operations in the order of core.c's OP_* codes (index = code). The four that
+# only switch a threat's X state on share one code.
+OPERATIONS: tuple[str, ...] = (
+    "", "attack", "attack_all", "attack_others", "attack_zone", "attack_unshielded",
+    "attack_health", "attack_unless_damaged", "attack_all_if_damaged", "attack_rockets",
+    "attack_central_energy", "attack_players_here", "destroy_ship", "drain_shields",
+    "drain_each_shield", "drain_zone_shield", "drain_zone_reactor", "drain_reactors",
+    "drain_central", "saboteur_drain", "destroy_capsule", "push_central_to_shield",
+    "leak_white_shield", "leak_reactors", "repair", "repair_half", "speed", "shield_set",
+    "shield_add", "activate", "count_pass", "self_damage", "scout_advance", "fissure", "move",
+    "change_deck", "move_if_damaged_else_attack", "seek", "slime_spread", "slime_attack",
+    "ko_station", "ko_stations", "ko_leaders", "ko_ship", "ko_ship_except", "ko_without_squad",
+    "delay_zone", "delay_ship", "destroy_rocket", "disable_stored_squad", "contamination_delay",
+    "contamination_attack", "contamination_ko",
+)
+_ACTIVATE = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
+# Ability ids (before any ``:N``) and their bit in core.c's card flags.
+FLAGS: dict[str, int] = {name: 1 << bit for bit, name in enumerate((
+    "double-damage", "pulse-zeroes-shield", "cryoshield", "rocket-wasted", "splash-on-death",
+    "behemoth-interceptors", "rocket-magnet", "retaliates", "fights-back",
+    "fights-back-when-grown", "health-from-rockets", "slime", "pilot-target", "contamination",
+    "three-hits-same-turn", "hidden-until-x", "out-of-reach-far", "no-heavy-laser",
+    "rocket-immune", "ko-lower-sides-on-death", "ko-destroyer"))}
+_SCOUT, _MARAUDER = 1 << 21, 1 << 22
+ARGUMENT_ABILITIES = ("max-damage", "debris", "all-stations-bonus")  # name:N, one field each
+SYSTEMS: tuple[str | None, ...] = (None, "A", "B", "C", "bots", "pilot")
+
+# Layouts shared with core.c (checked against sa_layout when the library loads).
+CARD_INTS = 49
+MAX_OPS = 3
+OUT_INTS = 64
+SNAP_INTS = 523
+MAX_SNAPS = 15
+MAX_THREATS = 16
+MAX_FORCED = 16
+_LETTERS = 17  # offset of the X operations in a card record
+_CREW, _CREW_SNAP = 48, 15  # crew members in a snapshot: station, squad, out, 12 slots
+_THREATS, _THREAT_SNAP = 48 + 5 * 15, 25
+# Output record: survived, turn, cause, score (7), token counts (3), tokens (3 x 6), threat
+# status (16), threat end turns (16), snapshot count.
+_O_SCORE, _O_NTOKENS, _O_TOKENS, _O_STATUS, _O_ENDED, _O_NSNAPS = 3, 10, 13, 31, 47, 63
+
+
+def _argument(card: Card, name: str) -> int:
+    return card.ability_arg(name)
+
+
+def _op_record(op: tuple[Any, ...]) -> list[int] | None:
+    """Returns (code, arg1, arg2) for a square operation, None if core.c lacks it."""
+    name, *args = op
+    if name in _ACTIVATE:
+        return [OPERATIONS.index("activate"), 0, 0]
+    if name not in OPERATIONS or not name:
+        return None
+    words: list[int] = []
+    for arg in args:
+        if isinstance(arg, int):
+            words.append(arg)
+        elif name == "ko_stations":  # several station codes: one bit each
+            words = [sum(1 << STATION_CODES.index(code) for code in args)]
+            break
+        elif arg in ("red", "blue") and name in ("move", "slime_spread",
+                                                 "move_if_damaged_else_attack"):
+            words.append(-1 if arg == "red" else 1)
+        elif arg in ("red", "all") and name == "fissure":
+            words.append(2 if arg == "all" else 1)
+        elif arg in ZONE_NAMES[:3] and name == "attack_zone":
+            words.append(ZONE_NAMES.index(arg))
+        elif arg in STATION_CODES:
+            words.append(STATION_CODES.index(arg))
+        else:
+            return None
+    if len(words) > 2:
+        return None
+    return [OPERATIONS.index(name), *words, *[0] * (2 - len(words))]
+
+
+def card_record(card: Card) -> list[int] | None:
+    """Returns the card's record for core.c, or None when the C core cannot play it."""
+    if not card.playable or len(card.stations) > 4 or card.system not in SYSTEMS:
+        return None
+    flags = 0
+    for ability in card.abilities:
+        name = ability.partition(":")[0]
+        if name in FLAGS:
+            flags |= FLAGS[name]
+        elif name not in ARGUMENT_ABILITIES:
+            return None
+    if ("scout_bonus",) in card.x:
+        flags |= _SCOUT
+    if ("marauder_bonus",) in card.x:
+        flags |= _MARAUDER
+    record = [int(card.external), int(card.malfunction), card.health or 0, card.shield,
+              card.speed, card.points_survived, card.points_destroyed,
+              SYSTEMS.index(card.system), flags, *(_argument(card, a) for a in ARGUMENT_ABILITIES),
+              len(card.stations), *card.stations, *[0] * (4 - len(card.stations))]
+    for letter in (card.x, card.y, card.z):
+        if len(letter) > MAX_OPS:
+            return None
+        ops = [_op_record(op) for op in letter]
+        if any(op is None for op in ops):
+            return None
+        record.append(len(ops))
+        for op in ops:
+            record.extend(op or ())
+        record.extend([0] * (3 * (MAX_OPS - len(ops))))
+    return record + [0] * (CARD_INTS - len(record))
+
+
+@cache
+def _card_table() -> tuple[dict[str, int], frozenset[str], array[int]]:
+    """Returns card index by id, the unsupported playable cards and the table for core.c."""
+    index: dict[str, int] = {}
+    unsupported = set()
+    table = array("i")
+    for card in load_cards().values():
+        record = card_record(card)
+        if record is None:
+            if card.playable:
+                unsupported.add(card.id)
+            continue
+        index[card.id] = len(index)
+        table.extend(record)
+    return index, frozenset(unsupported), table
+
+
+def unsupported_cards() -> frozenset[str]:
+    """Returns the ids of playable cards the C core leaves to the Python reference."""
+    return _card_table()[1]
+
+
+class _Library:
+    """The loaded shared library with its argument types set."""
+
+    def __init__(self, path: str) -> None:
+        lib = ctypes.CDLL(path)
+        if lib.sa_abi() != ABI:
+            raise OSError(f"expected C core ABI {ABI}, got {lib.sa_abi()}")
+        lib.sa_layout.argtypes = [ctypes.c_int]
+        layout = [lib.sa_layout(i) for i in range(11)]
+        expected = [CARD_INTS, OUT_INTS, SNAP_INTS, MAX_SNAPS, MAX_THREATS, len(OPERATIONS),
+                    MAX_FORCED, _CREW, _THREATS, _LETTERS, _O_NSNAPS]
+        if layout != expected:
+            raise OSError(f"expected C core layout {expected}, got {layout}")
+        pointer = ctypes.c_void_p
+        lib.sa_set_cards.argtypes = [pointer, ctypes.c_int]
+        lib.sa_play.argtypes = [ctypes.c_int, pointer, pointer, pointer, pointer, pointer, pointer]
+        index, _, table = _card_table()
+        if lib.sa_set_cards(table.buffer_info()[0], len(index)) != 0:
+            raise OSError("the C core refused the card table")
+        self.play = lib.sa_play
+
+
+@cache
+def _library() -> _Library | None:
+    if c_status() is not None:
+        return None
+    try:
+        return _Library(c_library())
+    except (OSError, AttributeError):  # another platform's build, or a damaged one
+        return None
+
+
+def available() -> bool:
+    """Tells whether the C core is built, up to date and loads."""
+    return _library() is not None
+
+
+# --- encoding ---------------------------------------------------------------------------------
+
+_NONE: tuple[int, ...] = ()
+
+
+def _setup_code(setup: Setup) -> tuple[int, ...]:
+    """Returns the setup's ints for core.c (empty: the C core cannot play it), cached."""
+    code: tuple[int, ...] | None = setup.__dict__.get("_c_core")
+    if code is None:
+        index = _card_table()[0]
+        order = setup.appearance_order
+        words = [setup.level, *(int(name[1:]) - 1 for name in setup.track_names), len(order)]
+        for card, turn, zone in order:
+            if card.id not in index:
+                words = []
+                break
+            words += (index[card.id], turn, zone)
+        code = tuple(words) if words and len(order) <= MAX_THREATS else _NONE
+        setup.__dict__["_c_core"] = code  # a frozen dataclass: its own cache, like a property
+    return code
+
+
+def _plan_code(plan: Plan) -> tuple[int, ...]:
+    """Returns the plan's ints for core.c (crew codes, forced tokens), cached."""
+    code: tuple[int, ...] | None = plan.__dict__.get("_c_core")
+    if code is None:
+        words = [len(plan.crew)]
+        for member in plan.crew:
+            words += member.codes
+        for zone in ZONE_NAMES[:3]:
+            kinds = [TOKEN_KINDS.index(k) for k in plan.tokens.get(zone, ())]
+            words += [len(kinds), *kinds, *[0] * (MAX_FORCED - len(kinds))]
+        code = tuple(words)
+        plan.__dict__["_c_core"] = code
+    return code
+
+
+def _key(seed: int) -> list[int]:
+    """Returns CPython's ``random.seed(seed)`` key: word count, then abs(seed) in 32-bit
+    words, least significant first (0 is one zero word)."""
+    value = abs(seed)
+    words = []
+    while True:
+        words.append(value & 0xFFFFFFFF)
+        value >>= 32
+        if not value:
+            return [len(words), *words]
+
+
+@dataclass
+class Batch:
+    """The compact output of a batch: ``OUT_INTS`` ints per game (see the layout above).
+
+    ``fallback`` holds the results of the games the Python reference played instead.
+    """
+
+    games: Sequence[tuple[Setup, Plan]]
+    out: array[int]
+    snaps: array[int] | None
+    fallback: dict[int, Result]
+
+    def survived(self, index: int) -> bool:
+        """Tells whether game ``index`` survived."""
+        return bool(self.out[index * OUT_INTS])
+
+    def total(self, index: int) -> int:
+        """Returns the score total of game ``index`` (0 when it was lost or not scored)."""
+        return self.out[index * OUT_INTS + _O_SCORE + 6]
+
+
+def play(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None, *,
+         trace: bool = False) -> Batch:
+    """Plays the games in one foreign call and returns the compact output.
+
+    Raises the same ``SetupError``/``PlanError`` as the reference for an illegal game.
+    """
+    lib = _library()
+    if lib is None:
+        raise RuntimeError(f"the C engine core is not available ({c_status() or 'failed'})")
+    if seeds is not None and len(seeds) != len(games):
+        raise ValueError(f"expected one seed per game ({len(games)}), got {len(seeds)}")
+    setups = array("i")
+    plans = array("i")
+    keys = array("I")
+    table = array("i")
+    setup_at: dict[int, int] = {}
+    plan_at: dict[int, int] = {}
+    key_at: dict[int, int] = {}
+    fallback: dict[int, Result] = {}
+    check_level = game._check_plan_level
+    for number, (setup, plan) in enumerate(games):
+        setup.check_crew(len(plan.crew))
+        check_level(plan, get_level(setup.level))
+        seed = plan.seed if seeds is None else seeds[number]
+        s = setup_at.get(id(setup))
+        if s is None:
+            code = _setup_code(setup)
+            s = setup_at[id(setup)] = len(setups) if code else -1
+            setups.extend(code)
+        p = plan_at.get(id(plan))
+        if p is None:
+            p = plan_at[id(plan)] = len(plans)
+            plans.extend(_plan_code(plan))
+        k = key_at.get(seed)
+        if k is None:
+            k = key_at[seed] = len(keys)
+            keys.extend(_key(seed))
+        if s < 0:
+            fallback[number] = game.resolve(setup, plan, seed=seed, record=False, trace=trace)
+            s = 0
+        table.extend((s, p, k))
+    count = len(games)
+    out = array("i", bytes(4 * OUT_INTS * count))
+    snaps = array("h", bytes(2 * SNAP_INTS * MAX_SNAPS * count)) if trace else None
+    if count and len(setups) == 0:
+        setups.extend(_NONE or (4, 0, 1, 2, 3, 0))  # every game fell back: a dummy setup
+    if count:
+        lib.play(count, table.buffer_info()[0], setups.buffer_info()[0],
+                 plans.buffer_info()[0], keys.buffer_info()[0], out.buffer_info()[0],
+                 snaps.buffer_info()[0] if snaps is not None else None)
+    for number, result in fallback.items():
+        out[number * OUT_INTS:(number + 1) * OUT_INTS] = array("i", _record(result))
+    return Batch(games, out, snaps, fallback)
+
+
+def _record(result: Result) -> list[int]:
+    """Returns the compact record of a result the Python reference played."""
+    record = [0] * OUT_INTS
+    record[0], record[1] = int(result.survived), result.turn
+    if result.score is not None:
+        s = result.score
+        record[_O_SCORE:_O_SCORE + 7] = [s.threats, s.visual_confirmation, s.damage,
+                                         s.worst_zone, s.knocked_out, s.disabled_squads, s.total]
+    for zone, name in enumerate(ZONE_NAMES[:3]):
+        tokens = result.damage[name]
+        record[_O_NTOKENS + zone] = len(tokens)
+        for k, token in enumerate(tokens):
+            record[_O_TOKENS + 6 * zone + k] = TOKEN_NAMES.index(token)
+    return record
+
+
+# --- decoding ---------------------------------------------------------------------------------
+
+_FATES = {PENDING: "not-appeared", ACTIVE_THREAT: "on-track", DESTROYED: "destroyed",
+          SURVIVED: "survived"}
+_OUTCOMES: dict[tuple[str, int, int, int, int], ThreatOutcome] = {}
+_TOKEN_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}
+
+
+def _outcome(card: Card, token: int, zone: int, status: int, ended: int) -> ThreatOutcome:
+    key = (card.id, token, zone, status, ended)
+    outcome = _OUTCOMES.get(key)
+    if outcome is None:
+        points = (card.points_destroyed if status == DESTROYED
+                  else card.points_survived if status == SURVIVED else 0)
+        outcome = _OUTCOMES[key] = ThreatOutcome(token, card.id, card.name, ZONE_NAMES[zone],
+                                                 _FATES[status], ended or None, points)
+    return outcome
+
+
+def _names(kinds: tuple[int, ...]) -> tuple[str, ...]:
+    names = _TOKEN_NAMES.get(kinds)
+    if names is None:
+        names = _TOKEN_NAMES[kinds] = tuple(TOKEN_NAMES[k] for k in kinds)
+    return names
+
+
+def result(batch: Batch, index: int) -> Result:
+    """Builds the ``Result`` of one game of a batch (with its notation trace if traced)."""
+    done = batch.fallback.get(index)
+    if done is not None:
+        return done
+    setup, plan = batch.games[index]
+    rec = batch.out[index * OUT_INTS:(index + 1) * OUT_INTS].tolist()
+    order = setup.appearance_order
+    survived = bool(rec[0])
+    cause = rec[2]
+    if survived:
+        why = ""
+    elif cause >= 10:
+        why = f"{order[cause - 10][0].name} reached Z"
+    else:
+        why = f"a 7th damage in the {ZONE_NAMES[cause - 1]} zone"
+    cards = load_cards()  # the reference's own card objects (the Setup may hold others)
+    threats = tuple(_outcome(cards[card.id], turn, zone, rec[_O_STATUS + t], rec[_O_ENDED + t])
+                    for t, (card, turn, zone) in enumerate(order))
+    damage = {name: _names(tuple(rec[_O_TOKENS + 6 * z:_O_TOKENS + 6 * z + rec[_O_NTOKENS + z]]))
+              for z, name in enumerate(ZONE_NAMES[:3])}
+    score = (Score(*rec[_O_SCORE:_O_SCORE + 7])
+             if survived and get_level(setup.level).scored else None)
+    trace: tuple[str, ...] = ()
+    if batch.snaps is not None:
+        trace = tuple(_trace(batch.snaps, index, rec[_O_NSNAPS], setup, plan))
+    return Result(survived=survived, turn=rec[1], cause=why, threats=threats, damage=damage,
+                  score=score, trace=trace)
+
+
+def _trace(snaps: array[int], index: int, count: int, setup: Setup, plan: Plan) -> list[str]:
+    base = index * MAX_SNAPS * SNAP_INTS
+    return [notation(state_from_snapshot(snaps[at:at + SNAP_INTS].tolist(), setup, plan))
+            for at in range(base, base + count * SNAP_INTS, SNAP_INTS)]
+
+
+def state_from_snapshot(snap: list[int], setup: Setup, plan: Plan) -> State:
+    """Rebuilds the engine ``State`` a core.c snapshot describes (for its notation)."""
+    cards = load_cards()
+    crew = []
+    for c, member in enumerate(plan.crew):
+        at = _CREW + c * _CREW_SNAP
+        figure = CrewMember(member.label, snap[at + 3:at + 15])
+        figure.station, figure.squad, figure.out = snap[at], snap[at + 1], bool(snap[at + 2])
+        crew.append(figure)
+    threats = []
+    for t, (card, turn, zone) in enumerate(setup.appearance_order):
+        at = _THREATS + t * _THREAT_SNAP
+        th = ThreatState(cards[card.id], turn, zone)
+        (th.status, th.square, th.damage, th.health, th.speed, th.shield) = snap[at:at + 6]
+        th.active, th.cryo = bool(snap[at + 6]), bool(snap[at + 7])
+        th.passes, th.level, th.ended = snap[at + 8:at + 11]
+        th.stations = snap[at + 12:at + 12 + snap[at + 11]]
+        th.spots = snap[at + 19:at + 19 + snap[at + 18]]
+        threats.append(th)
+    state = State(crew, threats, setup.track_names)
+    state.turn = snap[0]
+    state.shields, state.reactors = snap[1:4], snap[4:7]
+    state.fuel, state.rockets, state.rocket_flying = snap[7], snap[8], bool(snap[9])
+    state.stored = snap[10:12]
+    state.maintained = [bool(m) for m in snap[12:15]]
+    state.vc = snap[15:18]
+    state.tokens = [snap[21 + 6 * z:21 + 6 * z + snap[18 + z]] for z in range(3)]
+    state.broken = {(station, SYSTEMS[system] or "") for station in range(6)
+                    for system in range(len(SYSTEMS)) if snap[39 + station] >> system & 1}
+    state.contaminated = {s for s in range(6) if snap[45] >> s & 1}
+    state.scout_bonus, state.lost = bool(snap[46]), snap[47]
+    return state
+
+
+# --- the Core protocol (see cores.py) ---------------------------------------------------------
+
+def resolve_batch(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None, *,
+                  trace: bool = False) -> list[Result]:
+    """Resolves many games in one foreign call (no log; see ``game.resolve_batch``)."""
+    batch = play(games, seeds, trace=trace)
+    return [result(batch, index) for index in range(len(games))]
+
+
+def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool = True,
+            trace: bool = False) -> Result:
+    """Resolves one game; with ``record`` (the log, which core.c does not write) the Python
+    reference plays it."""
+    if record:
+        return game.resolve(setup, plan, seed=seed, record=True, trace=trace)
+    return resolve_batch([(setup, plan)], None if seed is None else [seed], trace=trace)[0]
