@@ -192,7 +192,7 @@ class _Library:
             raise OSError(f"expected C core layout {expected}, got {layout}")
         pointer = ctypes.c_void_p
         lib.sa_set_cards.argtypes = [pointer, ctypes.c_int]
-        lib.sa_play.argtypes = [ctypes.c_int, pointer, pointer, pointer, pointer, pointer, pointer]
+        lib.sa_play.argtypes = [ctypes.c_int, pointer, pointer, pointer, pointer]
         index, _, table = _card_table()
         if lib.sa_set_cards(table.buffer_info()[0], len(index)) != 0:
             raise OSError("the C core refused the card table")
@@ -216,12 +216,19 @@ def available() -> bool:
 
 # --- encoding ---------------------------------------------------------------------------------
 
-_NONE: tuple[int, ...] = ()
+# Cached on a Setup: its ints for core.c as bytes, their count (0: the C core cannot play
+# it) and the (players, level) signature its plans are validated against. On a Plan: its
+# ints followed by its own seed's key, the key's offset, the total count, and the setup
+# signatures it was validated for.
+_CACHE = "_c_core"
+_SetupCode = tuple[bytes, int, int]
+_PlanCode = tuple[bytes, int, int, set[int]]
+_PLACEHOLDER = array("i", (4, 0, 1, 2, 3, 0)).tobytes()  # no threats: where fallbacks point
 
 
-def _setup_code(setup: Setup) -> tuple[int, ...]:
-    """Returns the setup's ints for core.c (empty: the C core cannot play it), cached."""
-    code: tuple[int, ...] | None = setup.__dict__.get("_c_core")
+def _setup_code(setup: Setup) -> _SetupCode:
+    """Returns the setup's encoding for core.c, cached on the setup."""
+    code: _SetupCode | None = setup.__dict__.get(_CACHE)
     if code is None:
         index = _card_table()[0]
         order = setup.appearance_order
@@ -231,36 +238,48 @@ def _setup_code(setup: Setup) -> tuple[int, ...]:
                 words = []
                 break
             words += (index[card.id], turn, zone)
-        code = tuple(words) if words and len(order) <= MAX_THREATS else _NONE
-        setup.__dict__["_c_core"] = code  # a frozen dataclass: its own cache, like a property
+        if len(order) > MAX_THREATS:
+            words = []
+        code = (array("i", words).tobytes(), len(words), (setup.players or 0) * 8 + setup.level)
+        setup.__dict__[_CACHE] = code  # a frozen dataclass: its own cache, like a property
     return code
 
 
-def _plan_code(plan: Plan) -> tuple[int, ...]:
-    """Returns the plan's ints for core.c (crew codes, forced tokens), cached."""
-    code: tuple[int, ...] | None = plan.__dict__.get("_c_core")
+def _plan_code(plan: Plan) -> _PlanCode:
+    """Returns the plan's encoding for core.c (crew codes, forced tokens, key), cached."""
+    code: _PlanCode | None = plan.__dict__.get(_CACHE)
     if code is None:
         words = [len(plan.crew)]
         for member in plan.crew:
             words += member.codes
         for zone in ZONE_NAMES[:3]:
             kinds = [TOKEN_KINDS.index(k) for k in plan.tokens.get(zone, ())]
-            words += [len(kinds), *kinds, *[0] * (MAX_FORCED - len(kinds))]
-        code = tuple(words)
-        plan.__dict__["_c_core"] = code
+            words += [len(kinds), *kinds]
+        key = _key(plan.seed)
+        code = (array("i", words).tobytes() + key, len(words), len(words) + len(key) // 4,
+                set())
+        plan.__dict__[_CACHE] = code
     return code
 
 
-def _key(seed: int) -> list[int]:
-    """Returns CPython's ``random.seed(seed)`` key: word count, then abs(seed) in 32-bit
-    words, least significant first (0 is one zero word)."""
+def _key(seed: int) -> bytes:
+    """Returns CPython's ``random.seed(seed)`` key for core.c: the word count, then abs(seed)
+    in 32-bit words, least significant first (0 is one zero word)."""
     value = abs(seed)
     words = []
     while True:
         words.append(value & 0xFFFFFFFF)
         value >>= 32
         if not value:
-            return [len(words), *words]
+            return array("I", [len(words), *words]).tobytes()
+
+
+def _validate(setup: Setup, plan: Plan, validated: set[int], signature: int) -> None:
+    """Raises the reference's ``SetupError``/``PlanError`` for an illegal game (see
+    ``game.initial_state``); remembers a legal pairing on the plan."""
+    setup.check_crew(len(plan.crew))
+    game._check_plan_level(plan, get_level(setup.level))
+    validated.add(signature)
 
 
 @dataclass
@@ -295,48 +314,53 @@ def play(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None
         raise RuntimeError(f"the C engine core is not available ({c_status() or 'failed'})")
     if seeds is not None and len(seeds) != len(games):
         raise ValueError(f"expected one seed per game ({len(games)}), got {len(seeds)}")
-    setups = array("i")
-    plans = array("i")
-    keys = array("I")
-    table = array("i")
-    setup_at: dict[int, int] = {}
-    plan_at: dict[int, int] = {}
+    # Per game: two cached encodings, one validity check, three offsets into one buffer of
+    # the call (each game's setup and plan are appended: no look-ups to share them).
+    parts = [_PLACEHOLDER]
+    append = parts.append
+    at = len(_PLACEHOLDER) // 4
+    table: list[int] = []
+    extend = table.extend
+    fallback: list[int] = []
     key_at: dict[int, int] = {}
-    fallback: dict[int, Result] = {}
-    check_level = game._check_plan_level
     for number, (setup, plan) in enumerate(games):
-        setup.check_crew(len(plan.crew))
-        check_level(plan, get_level(setup.level))
-        seed = plan.seed if seeds is None else seeds[number]
-        s = setup_at.get(id(setup))
-        if s is None:
-            code = _setup_code(setup)
-            s = setup_at[id(setup)] = len(setups) if code else -1
-            setups.extend(code)
-        p = plan_at.get(id(plan))
-        if p is None:
-            p = plan_at[id(plan)] = len(plans)
-            plans.extend(_plan_code(plan))
-        k = key_at.get(seed)
-        if k is None:
-            k = key_at[seed] = len(keys)
-            keys.extend(_key(seed))
-        if s < 0:
-            fallback[number] = game.resolve(setup, plan, seed=seed, record=False, trace=trace)
-            s = 0
-        table.extend((s, p, k))
+        s = setup.__dict__.get(_CACHE) or _setup_code(setup)
+        p = plan.__dict__.get(_CACHE) or _plan_code(plan)
+        if s[2] not in p[3]:
+            _validate(setup, plan, p[3], s[2])
+        if s[1]:
+            append(s[0])
+            where, at = at, at + s[1]
+        else:  # core.c plays the placeholder; the reference's result replaces it
+            fallback.append(number)
+            where = 0
+        append(p[0])
+        plan_at, at = at, at + p[2]
+        if seeds is None:
+            extend((where, plan_at, plan_at + p[1]))
+        else:
+            seed = seeds[number]
+            key = key_at.get(seed)
+            if key is None:
+                key = key_at[seed] = at
+                data = _key(seed)
+                append(data)
+                at += len(data) // 4
+            extend((where, plan_at, key))
     count = len(games)
     out = array("i", bytes(4 * OUT_INTS * count))
     snaps = array("h", bytes(2 * SNAP_INTS * MAX_SNAPS * count)) if trace else None
-    if count and len(setups) == 0:
-        setups.extend(_NONE or (4, 0, 1, 2, 3, 0))  # every game fell back: a dummy setup
     if count:
-        lib.play(count, table.buffer_info()[0], setups.buffer_info()[0],
-                 plans.buffer_info()[0], keys.buffer_info()[0], out.buffer_info()[0],
+        buffers = (array("i", table), array("i", b"".join(parts)), out)
+        lib.play(count, *(b.buffer_info()[0] for b in buffers),
                  snaps.buffer_info()[0] if snaps is not None else None)
-    for number, result in fallback.items():
-        out[number * OUT_INTS:(number + 1) * OUT_INTS] = array("i", _record(result))
-    return Batch(games, out, snaps, fallback)
+    results: dict[int, Result] = {}
+    for number in fallback:
+        setup, plan = games[number]
+        seed = plan.seed if seeds is None else seeds[number]
+        results[number] = game.resolve(setup, plan, seed=seed, record=False, trace=trace)
+        out[number * OUT_INTS:(number + 1) * OUT_INTS] = array("i", _record(results[number]))
+    return Batch(games, out, snaps, results)
 
 
 def _record(result: Result) -> list[int]:
