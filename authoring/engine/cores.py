@@ -1,9 +1,11 @@
-"""The two engine cores side by side: the pure-Python reference and the native build.
+"""The engine cores side by side: the pure-Python reference, the mypyc build and the C core.
 
 The native core (``authoring/_native.py`` builds it with mypyc) is compiled from this package's
-own sources and shares its ``Setup``, ``Plan`` and ``Result`` types, so one game can be handed
-to either core; the differential test (tests/engine/test_differential.py) plays the same
-games through both. ``resolve_batch`` picks the native core when it is built and up to date.
+own sources; the C core (``ccore.py``, ``c/core.c``, built by the same command with gcc) is a
+port of the game loop to C driven through ctypes. All three share the ``Setup``, ``Plan`` and
+``Result`` types, so one game can be handed to any core; the differential test
+(tests/engine/test_differential.py) plays the same games through each. ``resolve_batch``
+picks the fastest available: c, then native, then python.
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ from functools import cache
 from types import ModuleType
 from typing import Protocol
 
-from authoring._native import NATIVE_NAME, status
-from authoring.engine import game
+from authoring._native import NATIVE_NAME, c_status, status
+from authoring.engine import ccore, game
 from authoring.engine.log import Result
 from authoring.engine.plan import Plan
 from authoring.engine.setup import Setup
 
 PYTHON = "python"
 NATIVE = "native"
+C = "c"
 
 
 class Core(Protocol):
@@ -47,25 +50,41 @@ def _native_game() -> ModuleType | None:
 
 def module(name: str, which: str) -> ModuleType:
     """Returns one engine module of a core by name, e.g. ``module("native", "campaign")``
-    (compiled modules only: see ``authoring._native.COMPILED``)."""
+    (compiled modules only: see ``authoring._native.COMPILED``). The C core has no modules
+    of its own (it plays single missions): ``ValueError``."""
     get_core(name)  # refuses a core that is not available
+    if name == C:
+        raise ValueError(f"expected the python or native core, got {name!r}: the C core "
+                         "plays single missions (campaigns run on the Python modules)")
     package = "authoring.engine" if name == PYTHON else f"authoring.{NATIVE_NAME}"
     return importlib.import_module(f"{package}.{which}")
 
 
 def available() -> tuple[str, ...]:
-    """Returns the cores this process can run: always ``python``, ``native`` once built."""
-    return (PYTHON, NATIVE) if _native_game() is not None else (PYTHON,)
+    """Returns the cores this process can run, slowest first: always ``python``, then
+    ``native`` and ``c`` once built."""
+    cores = [PYTHON]
+    if _native_game() is not None:
+        cores.append(NATIVE)
+    if ccore.available():
+        cores.append(C)
+    return tuple(cores)
 
 
 def get_core(name: str) -> Core:
-    """Returns a core by name (``python`` or ``native``); ``ValueError`` if not available."""
+    """Returns a core by name (``python``, ``native`` or ``c``); ``ValueError`` if not
+    available."""
     if name == PYTHON:
         return game
+    if name == C and ccore.available():
+        c_core: Core = ccore
+        return c_core
     native_game = _native_game() if name == NATIVE else None
     if native_game is None:
+        why = {NATIVE: f" (native core {status()})",
+               C: f" (C core {c_status() or 'does not load'})"}.get(name, "")
         raise ValueError(f"expected an available engine core {available()}, got {name!r}"
-                         + (f" (native core {status()})" if name == NATIVE else ""))
+                         + why)
     core: Core = native_game  # compiled from game.py: the same functions
     return core
 

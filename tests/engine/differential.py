@@ -1,4 +1,5 @@
-"""Plays the same games through the pure-Python and the native engine core and compares them.
+"""Plays the same games through the pure-Python reference and the other engine cores (mypyc,
+C) and compares them.
 
 Shared by tests/engine/test_differential.py (bounded, every CI run) and bench/differential.py
 (the full 100,000-game run). A game is a generated mission (base-game profiles ``base``,
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -138,22 +139,23 @@ def play(core: Core, games: Sequence[tuple[Setup, Plan]]) -> list[Outcome]:
         return [_play_one(core, setup, plan) for setup, plan in games]
 
 
-def difference(reference: Outcome, native: Outcome) -> str | None:
-    """Returns where two outcomes first differ (None when equal): the turn, then the field."""
+def difference(reference: Outcome, native: Outcome, name: str = "native") -> str | None:
+    """Returns where two outcomes first differ (None when equal): the turn, then the field.
+    ``name`` labels the second core in the text."""
     if reference == native:
         return None
     if isinstance(reference, str) or isinstance(native, str):
         return f"python: {reference if isinstance(reference, str) else 'a result'}; " \
-               f"native: {native if isinstance(native, str) else 'a result'}"
+               f"{name}: {native if isinstance(native, str) else 'a result'}"
     for turn, (a, b) in enumerate(zip(reference.trace, native.trace, strict=False)):
         if a != b:
-            return f"state after turn {turn} differs:\n  python: {a}\n  native: {b}"
+            return f"state after turn {turn} differs:\n  python: {a}\n  {name}: {b}"
     if len(reference.trace) != len(native.trace):
-        return f"python traced {len(reference.trace)} states, native {len(native.trace)}"
-    for name in ("survived", "turn", "cause", "threats", "damage", "score"):
-        a, b = getattr(reference, name), getattr(native, name)
+        return f"python traced {len(reference.trace)} states, {name} {len(native.trace)}"
+    for field in ("survived", "turn", "cause", "threats", "damage", "score"):
+        a, b = getattr(reference, field), getattr(native, field)
         if a != b:
-            return f"{name} differs:\n  python: {a}\n  native: {b}"
+            return f"{field} differs:\n  python: {a}\n  {name}: {b}"
     return "the results differ"  # pragma: no cover - a field above always differs
 
 
@@ -175,14 +177,24 @@ def compare_cases(cases: Sequence[Case], reference: Core, native: Core,
                   failures: Path) -> list[str]:
     """Plays the cases through both cores; returns one report per differing game (with the
     reproduction files written under ``failures``)."""
+    return compare_cores(cases, reference, {"native": native}, failures)
+
+
+def compare_cores(cases: Sequence[Case], reference: Core, cores: Mapping[str, Core],
+                  failures: Path) -> list[str]:
+    """Plays the cases through the reference once and through each named core; returns one
+    report per differing game and core (reproduction files under ``failures``)."""
     games = [(case.setup(), case.plan) for case in cases]
+    expected = play(reference, games)
     reports = []
-    for index, (case, a, b) in enumerate(zip(cases, play(reference, games), play(native, games),
-                                             strict=True)):
-        found = difference(a, b)
-        if found is not None:
-            plan_path = write_reproduction(case, games[index][0], failures / f"game-{index}")
-            reports.append(f"{found}\n  reproduce: spacealert resolve "
-                           f"{plan_path.parent / 'mission.yaml'} {plan_path} (and the same "
-                           f"through authoring.engine.cores.get_core('native'))")
+    for name, core in cores.items():
+        for index, (case, a, b) in enumerate(zip(cases, expected, play(core, games),
+                                                 strict=True)):
+            found = difference(a, b, name)
+            if found is not None:
+                folder = failures / f"{name}-game-{index}"
+                plan_path = write_reproduction(case, games[index][0], folder)
+                reports.append(f"{name} core: {found}\n  reproduce: spacealert resolve "
+                               f"{plan_path.parent / 'mission.yaml'} {plan_path} (and the same "
+                               f"through authoring.engine.cores.get_core({name!r}))")
     return reports

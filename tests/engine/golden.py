@@ -68,9 +68,11 @@ class Scenario:
         return make_setup(self.threats, self.trajectories, self.players, self.level)
 
     def run(self, core: str = PYTHON) -> Result:
-        """Resolves the scenario with a trace of the notation after each turn on a core."""
+        """Resolves the scenario with a trace of the notation after each turn on a core
+        (without the log, which only the Python modules write: the C core would hand a
+        game with a log to them)."""
         return get_core(core).resolve(self.setup(), parse_plan("\n".join(self.plan_lines)),
-                                      trace=True)
+                                      record=False, trace=True)
 
     def run_campaign(self, core: str = PYTHON) -> CampaignResult:
         """Resolves the missions of a campaign scenario in a row on a core."""

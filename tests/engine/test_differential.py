@@ -1,9 +1,11 @@
-"""Differential test: the native engine core plays every game exactly as the Python reference.
+"""Differential test: the native (mypyc) and C engine cores play every game exactly as the
+Python reference.
 
 A seeded bulk loop (``GAMES`` random games from generated missions, see differential.py;
 bench/differential.py runs the full 100,000) and Hypothesis-driven plans, so a failure shrinks
-to a small plan. Skipped when the native core is not built (``python -m authoring._native
-build``; ``.ci/setup`` builds it), failed when it is built but older than the engine sources.
+to a small plan; each game is played once by the reference and compared with every other core
+built. Skipped when no other core is built (``python -m authoring._native build``;
+``.ci/setup`` builds both), failed when one is built but older than its sources.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from authoring.engine import (
     resolve,
     resolve_mission,
 )
-from authoring.engine.cores import NATIVE, PYTHON, available, get_core, module
+from authoring.engine.cores import NATIVE, PYTHON, C, available, get_core, module
 from authoring.engine.plan import TOKEN_KINDS
 from authoring.engine.state import CrewMember, State, ThreatState
 from authoring.engine.threats.cards import get_card
@@ -41,17 +43,21 @@ from tests.engine.differential import (
     PROFILES,
     SIMPLE,
     compare_cases,
+    compare_cores,
     make_case,
     random_case,
 )
 
-# 50,000 games cost about 105 s of one core (both cores, notation traced every turn; 100,000
-# took 212 s CPU in bench/differential.py): what fits the default run; the variable raises it.
+# 50,000 games cost about 105 s of one core with the native core alone (notation traced every
+# turn; 100,000 took 212 s CPU in bench/differential.py); comparing the C core as well adds
+# about half of that (the reference plays each game once): what fits the default run; the
+# variable raises it.
 GAMES = int(os.environ.get("SPACEALERT_DIFFERENTIAL_GAMES", "50000"))
 CHUNK = 1000
+OTHERS = tuple(core for core in available() if core != PYTHON)  # compared with the reference
 
-needs_native = pytest.mark.skipif(NATIVE not in available(),
-                                  reason=f"native engine core {_native.status()}")
+needs_native = pytest.mark.skipif(
+    not OTHERS, reason=f"native engine core {_native.status()}, C core {_native.c_status()}")
 
 
 def test_the_native_core_is_usable_where_it_was_built() -> None:
@@ -59,11 +65,11 @@ def test_the_native_core_is_usable_where_it_was_built() -> None:
     # back to Python); here it must fail loudly, or the differential tests below would skip.
     # In CI (CI=true, where .ci/setup builds it) a core that is not built at all fails too, as
     # the browser tests do without Chromium.
-    status = _native.status()
     allowed = {None} if os.environ.get("CI") else {None, "not built"}
-    if status not in allowed:
-        pytest.fail(f"native engine core {status}: run `{_native.BUILD_COMMAND}`",
-                    pytrace=False)
+    for name, status in (("native engine core", _native.status()),
+                         ("C engine core", _native.c_status())):
+        if status not in allowed:
+            pytest.fail(f"{name} {status}: run `{_native.BUILD_COMMAND}`", pytrace=False)
 
 
 def test_state_copies_are_field_by_field_complete() -> None:
@@ -86,9 +92,10 @@ def test_state_copies_are_field_by_field_complete() -> None:
     assert ThreatState(card, 1, 0) != ThreatState(card, 2, 0)
 
 
-def test_both_cores_are_listed_when_built() -> None:
+def test_the_cores_are_listed_when_built() -> None:
     assert available()[0] == PYTHON
     assert (NATIVE in available()) == (_native.status() is None)
+    assert (C in available()) == (_native.c_status() is None)
     assert module(PYTHON, "game").__file__.endswith("engine/game.py")  # type: ignore[union-attr]
     if NATIVE in available():  # really compiled code, not the reference under another name
         for name in ("game", "state", "threats.abilities", "threats.cards", "campaign"):
@@ -98,17 +105,20 @@ def test_both_cores_are_listed_when_built() -> None:
 @needs_native
 def test_seeded_bulk_games_agree(tmp_path: Path) -> None:
     rng = random.Random(int(os.environ.get("SPACEALERT_DIFFERENTIAL_SEED", "13")))
-    python, native = get_core(PYTHON), get_core(NATIVE)
-    start = time.monotonic()
+    python = get_core(PYTHON)
+    others = {name: get_core(name) for name in OTHERS}
+    start = time.process_time()
     played = 0
     while played < GAMES:
         cases = [random_case(rng) for _ in range(min(CHUNK, GAMES - played))]
-        reports = compare_cases(cases, python, native, tmp_path / f"chunk-{played}")
+        reports = compare_cores(cases, python, others, tmp_path / f"chunk-{played}")
         played += len(cases)
         if reports:
             pytest.fail(f"{len(reports)} of the games {played - len(cases)}..{played - 1} differ "
                         f"between the cores; the first:\n{reports[0]}", pytrace=False)
-    print(f"differential: {played} games agree ({time.monotonic() - start:.0f} s)")
+    seconds = time.process_time() - start
+    print(f"differential: {played} games agree between python and {', '.join(OTHERS)} "
+          f"({seconds:.0f} s CPU, {played / seconds:.0f} games/s compared)")
 
 
 def _with_heroic(drawn: tuple[list[str], tuple[int, str] | None]) -> list[str]:
@@ -139,7 +149,8 @@ def test_hypothesis_plans_agree(tmp_path_factory: pytest.TempPathFactory, profil
                                 seed: int, forced_draws: dict[str, tuple[str, ...]]) -> None:
     case = make_case(profile, players, mission_seed, crew[:players], seed, forced_draws)
     folder = tmp_path_factory.mktemp("differential")
-    reports = compare_cases([case], get_core(PYTHON), get_core(NATIVE), folder)
+    reports = compare_cores([case], get_core(PYTHON), {name: get_core(name) for name in OTHERS},
+                            folder)
     if reports:
         raise AssertionError(f"the cores differ:\n{reports[0]}")
 
@@ -157,17 +168,21 @@ class _OtherSeeds:
         return [self.resolve(s, p, trace=trace) for s, p in games]
 
 
-def test_a_mismatch_names_the_first_turn_and_writes_a_reproduction(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["native", "c"])
+def test_a_mismatch_names_the_first_turn_and_writes_a_reproduction(tmp_path: Path,
+                                                                   name: str) -> None:
     rng = random.Random(5)
     python = get_core(PYTHON)
     cases = [random_case(rng) for _ in range(40)]
-    reports = compare_cases(cases, python, _OtherSeeds(), tmp_path)
+    reports = (compare_cases(cases, python, _OtherSeeds(), tmp_path) if name == "native"
+               else compare_cores(cases, python, {name: _OtherSeeds()}, tmp_path))
     assert reports, "other damage draws changed no game"
     first = reports[0]
-    assert re.match(r"(state after turn \d+ differs:\n  python: t=\d+ .*\n  native: t=\d+ "
-                    r"|python traced)", first), first
+    assert re.match(rf"{name} core: (state after turn \d+ differs:\n  python: t=\d+ .*\n  "
+                    rf"{name}: t=\d+ |python traced)", first), first
     plan_file = Path(re.search(r"reproduce: spacealert resolve \S+ (\S+)", first)[1])  # type: ignore[index]
-    index = int(plan_file.parent.name.split("-")[1])
+    assert f"get_core({name!r})" in first
+    index = int(plan_file.parent.name.rsplit("-", 1)[1])
     # The files replay the reference game exactly: the same mission, cards, trajectories.
     replayed = resolve_mission(load_mission(plan_file.parent / "mission.yaml"),
                                parse_plan(plan_file.read_text(encoding="utf-8")),

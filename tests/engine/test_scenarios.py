@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from authoring.engine.cores import available
+from authoring.engine.cores import C, available
 from tests.engine.golden import compare, compare_campaign, divide, load_scenarios
 
 SCENARIOS = load_scenarios()
 # Every scenario on every core this process has: the Python reference and, once built, the
-# native core (python -m authoring._native build).
+# native (mypyc) and C cores (python -m authoring._native build).
 CORES = available()
 
 
@@ -22,6 +22,8 @@ def test_scenario_ids_are_unique() -> None:
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
 def test_scenario(scenario, core: str) -> None:  # type: ignore[no-untyped-def]
     if scenario.following:  # a campaign: several missions in a row
+        if core == C:
+            pytest.skip("the C core plays single missions; campaigns run on the Python modules")
         played = scenario.run_campaign(core)
         problems = compare_campaign(scenario, played)
         if problems:

@@ -1,0 +1,130 @@
+"""The C engine core (authoring/engine/ccore.py, authoring/engine/c/core.c): what it plays
+itself, its generator against CPython's, its fallback to the reference and its errors.
+
+Whole games are compared in tests/engine/test_differential.py and test_scenarios.py; here the
+pieces a random game rarely reaches. Skipped when the C core is not built.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import random
+from array import array
+
+import pytest
+
+from authoring import _native
+from authoring.engine import ccore, game, make_setup, parse_plan
+from authoring.engine.errors import PlanError, SetupError
+from authoring.engine.threats.cards import load_cards
+from tests.engine.golden import load_scenarios
+from tests.engine.strategies import random_plan, random_setup
+
+pytestmark = pytest.mark.skipif(not ccore.available(),
+                                reason=f"C engine core {_native.c_status()}")
+
+
+def test_every_base_card_is_played_by_the_c_core() -> None:
+    base = [card for card in load_cards().values() if card.set == "base"]
+    assert len(base) == 55
+    assert all(ccore.card_record(card) is not None for card in base)
+    assert ccore.unsupported_cards() == frozenset()
+
+
+def test_a_card_the_port_does_not_know_is_refused() -> None:
+    card = load_cards()["E1-01"]
+    assert ccore.card_record(dataclasses.replace(card, x=(("warp", 2),))) is None
+    assert ccore.card_record(dataclasses.replace(card, abilities=("teleports",))) is None
+    assert ccore.card_record(dataclasses.replace(card, y=(("attack", 1),) * 4)) is None
+    assert ccore.card_record(card) is not None
+
+
+def test_golden_scenarios_are_played_in_c_not_handed_back() -> None:
+    played = 0
+    for scenario in load_scenarios():
+        if scenario.following:  # campaigns: not the C core's
+            continue
+        setup, plan = scenario.setup(), parse_plan("\n".join(scenario.plan_lines))
+        batch = ccore.play([(setup, plan)], trace=True)
+        assert batch.fallback == {}, scenario.id
+        assert ccore.result(batch, 0) == game.resolve(setup, plan, record=False, trace=True)
+        played += 1
+    assert played > 100
+
+
+def _draws(seed: int, bounds: list[int]) -> list[int]:
+    lib = ctypes.CDLL(_native.c_library())
+    key = array("I", ccore._key(seed))
+    wanted = array("i", bounds)
+    out = array("i", bytes(4 * len(bounds)))
+    assert lib.sa_randbelow(ctypes.c_void_p(key.buffer_info()[0]), len(bounds),
+                            ctypes.c_void_p(wanted.buffer_info()[0]),
+                            ctypes.c_void_p(out.buffer_info()[0])) == len(bounds)
+    return list(out)
+
+
+@pytest.mark.parametrize("seed", [0, 1, -1, 7, 2**31, 2**32 - 1, 2**32, -(2**40) - 7, 2**64 + 3,
+                                  2**100 + 12345, 3**90])
+def test_the_generator_draws_what_cpython_draws(seed: int) -> None:
+    # 3,000 draws with rejections: several twists of the state, one- and many-word keys.
+    rng = random.Random(99)
+    bounds = [rng.randint(1, 6) for _ in range(3000)]
+    reference = random.Random(seed)
+    assert _draws(seed, bounds) == [reference.randrange(n) for n in bounds]
+
+
+def test_explicit_seeds_repeated_and_large_give_the_reference_results() -> None:
+    # Games sharing a seed share one seeding inside a block of 8 and with the next block;
+    # seeds of several words are seeded one by one: all must draw as the reference.
+    rng = random.Random(4)
+    setup = random_setup(rng, threats=8)
+    plan = random_plan(rng, crew=5)
+    seeds = [5, 5, 2**40 + 1, 5, -5, 0, 9, 9, 5, 2**40 + 1, 11, 12, 13, 14, 15, 16, 17, 5, 0]
+    games = [(setup, plan)] * len(seeds)
+    expected = game.resolve_batch(games, seeds, trace=True)
+    assert ccore.resolve_batch(games, seeds, trace=True) == expected
+    assert len({r.trace for r in expected}) > 3  # the seeds really change the games
+
+
+def test_a_setup_the_c_core_cannot_play_goes_to_the_reference(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(8)
+    games = [(random_setup(rng, threats=6), random_plan(rng, crew=4)) for _ in range(30)]
+    index, _, table = ccore._card_table()
+    hidden = games[3][0].appearance_order[0][0].id  # as if the port lacked this card
+    monkeypatch.setattr(ccore, "_card_table",
+                        lambda: ({k: v for k, v in index.items() if k != hidden},
+                                 frozenset({hidden}), table))
+    batch = ccore.play(games, trace=True)
+    uses = [i for i, (setup, _) in enumerate(games)
+            if any(card.id == hidden for card, _, _ in setup.appearance_order)]
+    assert sorted(batch.fallback) == uses and 3 in uses
+    expected = game.resolve_batch(games, trace=True)
+    assert [ccore.result(batch, i) for i in range(len(games))] == expected
+    for i in uses:  # the compact record is filled from the reference's result too
+        assert batch.survived(i) == expected[i].survived
+        score = expected[i].score
+        assert batch.total(i) == (score.total if score else 0)
+
+
+def test_illegal_games_raise_the_references_errors() -> None:
+    setup = make_setup([(1, "white", "E1-10")], "T1 T2 T3 T4", level=1)
+    heroic = parse_plan("P1: A+\nP2:\nP3:\nP4:")
+    with pytest.raises(PlanError, match="expected no heroic card at rule level 1"):
+        game.resolve(setup, heroic)
+    with pytest.raises(PlanError, match="expected no heroic card at rule level 1"):
+        ccore.resolve_batch([(setup, heroic)])
+    four = make_setup([(1, "white", "E1-10")], "T1 T2 T3 T4", players=4)
+    with pytest.raises(SetupError, match="expected 4 or 5 crew members"):
+        ccore.resolve_batch([(four, parse_plan("P1: A"))])
+    with pytest.raises(ValueError, match="one seed per game"):
+        ccore.resolve_batch([(four, parse_plan("P1: A"))], [1, 2])
+
+
+def test_a_resolution_with_its_log_is_the_references() -> None:
+    setup = make_setup([(1, "white", "E1-10")], "T1 T2 T3 T4")
+    plan = parse_plan("P1: A A\nP2: B")
+    logged = ccore.resolve(setup, plan)  # record=True: only the Python modules write a log
+    assert logged.log and logged == game.resolve(setup, plan)
+    assert ccore.resolve(setup, plan, record=False) == game.resolve(setup, plan, record=False)
