@@ -3,11 +3,15 @@
 A 4-player, 6-threat mission with random legal plans; logging and tracing off, as a plan
 search would run it. Prints each round's rate and the median, then the same for the
 13-turn four-player mission of docs/rules.md §21 (L5), which always plays to the end.
-Times are CPU times of this process, so a busy machine disturbs them less.
+Times are CPU times of this process, so a busy machine disturbs them less, and the cores take
+turns round by round, so a change of load hits them alike.
 
-Both engine cores run side by side (the pure-Python reference and, once built with
-``python -m authoring._native build``, the native one), each through its batch call
-``resolve_batch``; the last lines give their medians and the ratio.
+Every available engine core runs side by side, each through its batch call: the pure-Python
+reference and the mypyc build (``resolve_batch``: a ``Result`` per game), and the C core
+(``ccore.play``: one foreign call filling the compact output -- outcome, turn, score
+breakdown, damage tokens, threat fates -- which is what a plan search reads; ``c+results``
+is the same call with a ``Result`` object built per game). The last lines give the medians
+and the ratios to the Python core.
 """
 
 from __future__ import annotations
@@ -16,14 +20,15 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from authoring._native import describe  # noqa: E402
-from authoring.engine import Plan, Setup, make_setup, parse_plan, resolve  # noqa: E402
-from authoring.engine.cores import Core, available, get_core  # noqa: E402
+from authoring.engine import Plan, Setup, ccore, make_setup, parse_plan, resolve  # noqa: E402
+from authoring.engine.cores import PYTHON, C, available, get_core  # noqa: E402
 from tests.engine.strategies import random_plan, random_setup  # noqa: E402
 
 L5_SETUP = make_setup([(1, "blue", "E1-09"), (3, "red", "SE2-03"), (4, "internal", "SI2-01"),
@@ -33,44 +38,62 @@ L5_PLAN = parse_plan("P1: l C B b C C b - C r - C\nP2: B R - C r A A - l - b C\n
                      "P3: C b A A - - r B l - - C\nP4: b - C R C R r R A l C -")
 
 
-def measure(core: Core, work: list[tuple[Setup, Plan]], rounds: int, label: str) -> float:
-    """Resolves the work list ``rounds`` times in one batch call each; prints and returns the
-    median games/s."""
-    rates = []
-    for index in range(rounds):
-        start = time.process_time()  # CPU time: fair on a shared, busy machine
-        core.resolve_batch(work)
-        elapsed = time.process_time() - start
-        rates.append(len(work) / elapsed)
-        print(f"round {index + 1}: {rates[-1]:8.0f} games/s")
-    median = statistics.median(rates)
-    print(f"median: {median:.0f} games/s ({label}, one core)")
-    return median
+Run = Callable[[list[tuple[Setup, Plan]]], object]
+
+
+def runners() -> dict[str, Run]:
+    """Returns the batch call of every available core, by the name printed."""
+    found: dict[str, Run] = {}
+    for name in available():
+        if name == C:
+            found["c"] = ccore.play  # the compact output
+            found["c+results"] = ccore.resolve_batch
+        else:
+            found[name] = get_core(name).resolve_batch
+    return found
+
+
+def measure(run: Run, work: list[tuple[Setup, Plan]]) -> float:
+    """Returns the games/s of one batch call over the work list, in CPU time."""
+    start = time.process_time()  # CPU time: fair on a shared, busy machine
+    run(work)
+    return len(work) / (time.process_time() - start)
 
 
 def main(rounds: int = 7, games: int = 2000) -> float:
-    """Runs both measurements on every available core; returns the fastest core's median of
-    the random-plan one."""
+    """Runs both measurements on every available core, the cores taking turns; returns the
+    fastest core's median of the random-plan one."""
     rng = random.Random(2026)
     work = [(random_setup(rng, threats=6), random_plan(rng, crew=4)) for _ in range(games)]
     turns = statistics.mean(resolve(s, p, record=False).turn for s, p in work)
     print(f"random plans: the games last {turns:.1f} turns on average")
     print(describe())
-    medians: dict[str, tuple[float, float]] = {}
-    for name in available():
-        print(f"--- {name} core")
-        core = get_core(name)
-        medians[name] = (
-            measure(core, work, rounds, f"{name}: 4 players, 6 threats, random plans"),
-            measure(core, [(L5_SETUP, L5_PLAN)] * games, rounds,
-                    f"{name}: L5 of docs/rules.md §21, 13 turns every game"))
-    print(f"{'core':8} {'random plans':>14} {'L5':>10}  (median games/s, one core)")
-    for name, (random_rate, l5_rate) in medians.items():
-        print(f"{name:8} {random_rate:14.0f} {l5_rate:10.0f}")
-    if len(medians) == 2:
-        (py_random, py_l5), (native_random, native_l5) = medians["python"], medians["native"]
-        print(f"{'ratio':8} {native_random / py_random:13.2f}× {native_l5 / py_l5:9.2f}×")
-    return max(m[0] for m in medians.values())
+    loads = {"random plans": work, "L5": [(L5_SETUP, L5_PLAN)] * games}
+    cores = runners()
+    rates: dict[tuple[str, str], list[float]] = {(c, w): [] for c in cores for w in loads}
+    for run in cores.values():  # warm up: caches, encodings, the library
+        run(work[:50])
+    for index in range(rounds):
+        line = []
+        for load, games_list in loads.items():
+            for name, run in cores.items():
+                rate = measure(run, games_list)
+                rates[name, load].append(rate)
+                line.append(f"{name} {load}: {rate:8.0f}")
+        print(f"round {index + 1}: " + ", ".join(line))
+    medians = {key: statistics.median(values) for key, values in rates.items()}
+    print(f"{'core':10} {'random plans':>14} {'L5':>10}  (median games/s on one core, CPU time; "
+          f"{rounds} rounds of {games} games)")
+    for name in cores:
+        print(f"{name:10} {medians[name, 'random plans']:14.0f} {medians[name, 'L5']:10.0f}")
+    for name in cores:
+        if name != PYTHON:
+            ratios = [medians[name, load] / medians[PYTHON, load] for load in loads]
+            print(f"{name + '/python':16} {ratios[0]:8.1f}× {ratios[1]:9.1f}×")
+    if "c" in cores:
+        print("c: one foreign call per batch, compact output (no Result objects); "
+              "c+results: the same with a Result per game")
+    return max(medians[name, "random plans"] for name in cores)
 
 
 if __name__ == "__main__":

@@ -154,8 +154,9 @@ typedef struct {
 
 typedef struct {
     uint32_t mt[624];
-    int mti;
-    const uint32_t *source; /* the state being twisted: the shared seeded one, then mt */
+    int mti, stride;
+    const uint32_t *source; /* the state being twisted: a column of the shared seeded block
+                               (stride LANES), then mt (stride 1) */
 } Rng;
 
 typedef struct {
@@ -216,44 +217,43 @@ static void seed_one(uint32_t *mt, const uint32_t *key, int len) {
     mt[0] = 0x80000000U;
 }
 
-/* seed_one for LANES one-word keys at once, into rows 0..LANES-1. A seeding is a chain of
-   1,247 dependent multiplications; running LANES chains side by side lets the processor
+/* seed_one for up to LANES one-word keys at once, into columns 0..lanes-1 of a block stored
+   word by word (mt[i][lane]), lanes a multiple of 8. A seeding is a chain of 1,247 dependent
+   multiplications; running many chains side by side in vector registers lets the processor
    overlap them, which makes the seeding -- most of a short game's time -- several times
-   cheaper per game. The loops are seed_one's with its two wrap-arounds written out: the
-   first loop runs i = 1..623 then i = 1 again, the second i = 2..623 then i = 1. */
-#define LANES 8
-#if defined(__GNUC__) && !defined(__clang__)
-/* gcc vectorizes the lanes at -O3 only (3.5x faster here); the rest of the file stays -O2 */
+   cheaper per game. The loops are seed_one's with its two wrap-arounds written out: the first
+   loop runs i = 1..623 then i = 1 again, the second i = 2..623 then i = 1. */
+#define LANES 32
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+/* gcc vectorizes the lanes at -O3 only (the rest of the file stays -O2), and with AVX2 where
+   the processor has it (chosen when the library loads) */
+__attribute__((optimize("O3"), target_clones("avx2", "default")))
+#elif defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3")))
 #endif
-static void seed_lanes(uint32_t (*restrict mt)[624], const uint32_t *restrict word) {
-    uint32_t prev[LANES];
-    for (int l = 0; l < LANES; l++) prev[l] = mt[l][0] = genrand_base[0];
+static void seed_lanes(uint32_t (*restrict mt)[LANES], const uint32_t *restrict word, int lanes) {
+    for (int l = 0; l < lanes; l++) mt[0][l] = genrand_base[0];
     for (int i = 1; i < 624; i++) {
         uint32_t base = genrand_base[i];
-        for (int l = 0; l < LANES; l++) {
-            uint32_t v = (base ^ ((prev[l] ^ (prev[l] >> 30)) * 1664525U)) + word[l];
-            mt[l][i] = v;
-            prev[l] = v;
+        for (int l = 0; l < lanes; l++) {
+            uint32_t p = mt[i - 1][l];
+            mt[i][l] = (base ^ ((p ^ (p >> 30)) * 1664525U)) + word[l];
         }
     }
-    for (int l = 0; l < LANES; l++) {
-        mt[l][0] = prev[l];
-        uint32_t v = (mt[l][1] ^ ((prev[l] ^ (prev[l] >> 30)) * 1664525U)) + word[l];
-        mt[l][1] = v;
-        prev[l] = v;
+    for (int l = 0; l < lanes; l++) {
+        uint32_t p = mt[0][l] = mt[623][l];
+        mt[1][l] = (mt[1][l] ^ ((p ^ (p >> 30)) * 1664525U)) + word[l];
     }
     for (int i = 2; i < 624; i++) {
-        for (int l = 0; l < LANES; l++) {
-            uint32_t v = (mt[l][i] ^ ((prev[l] ^ (prev[l] >> 30)) * 1566083941U)) - (uint32_t)i;
-            mt[l][i] = v;
-            prev[l] = v;
+        for (int l = 0; l < lanes; l++) {
+            uint32_t p = mt[i - 1][l];
+            mt[i][l] = (mt[i][l] ^ ((p ^ (p >> 30)) * 1566083941U)) - (uint32_t)i;
         }
     }
-    for (int l = 0; l < LANES; l++) {
-        mt[l][0] = prev[l];
-        mt[l][1] = (mt[l][1] ^ ((prev[l] ^ (prev[l] >> 30)) * 1566083941U)) - 1U;
-        mt[l][0] = 0x80000000U;
+    for (int l = 0; l < lanes; l++) {
+        uint32_t p = mt[623][l];
+        mt[1][l] = (mt[1][l] ^ ((p ^ (p >> 30)) * 1566083941U)) - 1U;
+        mt[0][l] = 0x80000000U;
     }
 }
 
@@ -267,12 +267,14 @@ static void seed_lanes(uint32_t (*restrict mt)[624], const uint32_t *restrict wo
 static uint32_t genrand(Rng *r) {
     uint32_t *tw = r->mt;
     const uint32_t *src = r->source;
-    int i = r->mti;
-    uint32_t y = (src[i] & 0x80000000U) | ((i == 623 ? tw[0] : src[i + 1]) & 0x7fffffffU);
-    y = (i < 227 ? src[i + 397] : tw[i - 227]) ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+    int i = r->mti, step = r->stride;
+    uint32_t y = (src[i * step] & 0x80000000U)
+                 | ((i == 623 ? tw[0] : src[(i + 1) * step]) & 0x7fffffffU);
+    y = (i < 227 ? src[(i + 397) * step] : tw[i - 227]) ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
     tw[i] = y;
     if (i == 623) {
         r->source = tw;
+        r->stride = 1;
         r->mti = 0;
     } else {
         r->mti = i + 1;
@@ -1308,25 +1310,27 @@ int sa_layout(int which) {
    One-word keys are seeded by seed_lanes (as in a batch), longer ones by seed_one. */
 int sa_randbelow(const uint32_t *key, int count, const int32_t *bounds, int32_t *out) {
     init_tables();
-    uint32_t (*rows)[624] = malloc(LANES * sizeof *rows);
+    uint32_t (*block)[LANES] = malloc(624 * sizeof *block);
     Rng *r = malloc(sizeof *r);
-    if (!rows || !r) {
-        free(rows);
+    if (!block || !r) {
+        free(block);
         free(r);
         return -1;
     }
     if (key[0] == 1) {
         uint32_t words[LANES] = {0};
         words[LANES - 1] = key[1]; /* the last lane: every lane must be right */
-        seed_lanes(rows, words);
-        r->source = rows[LANES - 1];
+        seed_lanes(block, words, LANES);
+        r->source = &block[0][LANES - 1];
     } else {
-        seed_one(rows[0], key + 1, (int)key[0]);
-        r->source = rows[0];
+        seed_one(r->mt, key + 1, (int)key[0]);
+        for (int i = 0; i < 624; i++) block[i][0] = r->mt[i];
+        r->source = &block[0][0];
     }
+    r->stride = LANES;
     r->mti = 0;
     for (int i = 0; i < count; i++) out[i] = randbelow(r, bounds[i]);
-    free(rows);
+    free(block);
     free(r);
     return count;
 }
@@ -1367,7 +1371,7 @@ static void score(const Game *g, int32_t *o) {
 
 /* Plays one game. setup: level, 4 boards (0-6), n, n x (card, token, zone). plan: crew count,
    12 codes per member, then per red/white/blue the forced count and the forced kinds.
-   seeded: the generator state seeded with the game's seed. */
+   seeded: the generator state seeded with the game's seed (a column of a block). */
 static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const uint32_t *seeded,
                       int32_t *out, int16_t *snaps) {
     memset(g, 0, offsetof(Game, lost_jump));
@@ -1411,6 +1415,7 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     }
     g->rng.mti = 0;
     g->rng.source = seeded;
+    g->rng.stride = LANES;
     g->snaps = snaps;
     g->nsnaps = 0;
     snapshot(g);
@@ -1433,8 +1438,11 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     out[O_NSNAPS] = g->nsnaps;
 }
 
-static int same_key(const uint32_t *a, const uint32_t *b) {
-    return a == b || (a[0] == b[0] && memcmp(a + 1, b + 1, a[0] * sizeof *a) == 0);
+/* A key as one number to compare: a one-word key is its word; a longer one its offset with
+   the top bit set (two equal long keys at different offsets are seeded twice: rare and
+   harmless). */
+static inline uint64_t key_tag(const uint32_t *keys, int offset) {
+    return keys[offset] == 1 ? keys[offset + 1] : (1ULL << 63) | (uint32_t)offset;
 }
 
 /* Plays n games; game i is the setup, plan and key at data + games[3i], games[3i+1] and
@@ -1446,59 +1454,71 @@ int sa_play(int n, const int32_t *games, const int32_t *data, int32_t *out, int1
     init_tables();
     const uint32_t *keys = (const uint32_t *)data;
     /* Heap, not static: ctypes releases the GIL, so two threads may play at once. The seeded
-       generators of this block of games and of the previous one, with their keys. */
+       generators of this block of games and of the previous one (columns), with their keys;
+       a scratch row for the keys of several words. */
     Game *game = malloc(sizeof *game);
-    uint32_t (*seeded)[624] = malloc(2 * LANES * sizeof *seeded);
+    uint32_t (*seeded)[LANES] = malloc(2 * 624 * sizeof *seeded);
     if (!game || !seeded) {
         free(game);
         free(seeded);
         return -1;
     }
-    const uint32_t *owner[2 * LANES] = {0};
+    uint64_t owner[2 * LANES];
+    for (int k = 0; k < 2 * LANES; k++) owner[k] = ~0ULL; /* no key: a tag never made */
     int current = 0; /* which half of seeded/owner this block fills */
     for (int start = 0; start < n; start += LANES) {
         int end = start + LANES < n ? start + LANES : n;
-        uint32_t (*block)[624] = seeded + current * LANES;
-        uint32_t (*previous)[624] = seeded + (1 - current) * LANES;
-        const uint32_t **mine = owner + current * LANES, **theirs = owner + (1 - current) * LANES;
-        const uint32_t *distinct[LANES];
-        int row[LANES], game_row[LANES], nfresh = 0, nused = 0;
+        uint32_t (*block)[LANES] = seeded + current * 624;
+        uint32_t (*previous)[LANES] = seeded + (1 - current) * 624;
+        uint64_t *mine = owner + current * LANES, *theirs = owner + (1 - current) * LANES;
+        uint64_t distinct[LANES];
+        int column[LANES], game_key[LANES], offset[LANES], nfresh = 0, nused = 0;
         uint32_t words[LANES] = {0};
         /* the distinct keys of the block: one-word keys not seeded in the previous block
-           take the first rows (seeded together), the others the following rows */
+           take the first columns (seeded together), the others the following columns */
         for (int i = start; i < end; i++) {
-            const uint32_t *key = keys + games[3 * (size_t)i + 2];
+            int at = games[3 * (size_t)i + 2];
+            uint64_t tag = key_tag(keys, at);
             int k = 0;
-            while (k < nused && !same_key(distinct[k], key)) k++;
-            game_row[i - start] = k;
+            while (k < nused && distinct[k] != tag) k++;
+            game_key[i - start] = k;
             if (k < nused) continue;
             int again = 0;
-            for (int q = 0; q < LANES; q++) again |= theirs[q] && same_key(theirs[q], key);
-            distinct[nused++] = key;
-            if (!again && key[0] == 1) words[nfresh++] = key[1];
+            for (int q = 0; q < LANES; q++) again |= theirs[q] == tag;
+            offset[nused] = at;
+            distinct[nused++] = tag;
+            if (!again && keys[at] == 1) words[nfresh++] = keys[at + 1];
         }
-        if (nfresh) seed_lanes(block, words);
-        int fresh = 0, other = nfresh;
-        for (int k = 0; k < nused; k++) {
-            const uint32_t *key = distinct[k];
-            int from = -1;
-            for (int q = 0; q < LANES && from < 0; q++)
-                if (theirs[q] && same_key(theirs[q], key)) from = q;
-            if (from >= 0) {
-                row[k] = other++;
-                memcpy(block[row[k]], previous[from], sizeof *block);
-            } else if (key[0] == 1) {
-                row[k] = fresh++;
-            } else {
-                row[k] = other++;
-                seed_one(block[row[k]], key + 1, (int)key[0]);
+        /* side by side the seeding of 8 to 32 keys costs about what one costs alone */
+        if (nfresh > 2) {
+            seed_lanes(block, words, (nfresh + 7) / 8 * 8);
+        } else {
+            for (int k = 0; k < nfresh; k++) {
+                seed_one(game->rng.mt, &words[k], 1); /* the game's buffer as scratch */
+                for (int i = 0; i < 624; i++) block[i][k] = game->rng.mt[i];
             }
         }
-        for (int k = 0; k < LANES; k++) mine[k] = 0;
-        for (int k = 0; k < nused; k++) mine[row[k]] = distinct[k];
+        int fresh = 0, other = nfresh;
+        for (int k = 0; k < nused; k++) {
+            int from = -1;
+            for (int q = 0; q < LANES && from < 0; q++)
+                if (theirs[q] == distinct[k]) from = q;
+            if (from >= 0) {
+                column[k] = other++;
+                for (int i = 0; i < 624; i++) block[i][column[k]] = previous[i][from];
+            } else if (keys[offset[k]] == 1) {
+                column[k] = fresh++;
+            } else {
+                column[k] = other++;
+                seed_one(game->rng.mt, keys + offset[k] + 1, (int)keys[offset[k]]);
+                for (int i = 0; i < 624; i++) block[i][column[k]] = game->rng.mt[i];
+            }
+        }
+        for (int k = 0; k < LANES; k++) mine[k] = ~0ULL;
+        for (int k = 0; k < nused; k++) mine[column[k]] = distinct[k];
         for (int i = start; i < end; i++) {
             const int32_t *gi = games + 3 * (size_t)i;
-            play_game(game, data + gi[0], data + gi[1], block[row[game_row[i - start]]],
+            play_game(game, data + gi[0], data + gi[1], &block[0][column[game_key[i - start]]],
                       out + (size_t)i * OUT_INTS,
                       snaps ? snaps + (size_t)i * MAX_SNAPS * SNAP_INTS : 0);
         }
