@@ -362,18 +362,27 @@ setup(name="spacealert-native", script_args=sys.argv[1:],
 """
 
 
+def complete() -> bool:
+    """Tells whether the C core, the native engine and the native generator are all built
+    and up to date (``.ci/setup`` builds when not)."""
+    return c_status() is None and status() is None and status(generator_target()) is None
+
+
 def main(argv: list[str]) -> int:
-    """``build`` (compile), ``status`` (which core runs) or ``clean`` (remove the build)."""
+    """``build`` (compile), ``status`` (which core runs), ``check`` (exit 0 when every
+    native piece is built and up to date, else 1) or ``clean`` (remove the build)."""
     command = argv[0] if len(argv) == 1 else ""
     if command == "build":
         return build()
     if command == "status":
         print(describe())
         return 0
+    if command == "check":
+        return 0 if complete() else 1
     if command == "clean":
         clean()
         return 0
-    print("usage: python -m authoring._native build|status|clean", file=sys.stderr)
+    print("usage: python -m authoring._native build|status|check|clean", file=sys.stderr)
     return 2
 
 

@@ -1,11 +1,12 @@
-"""Plays 100,000 random games through both engine cores and compares them
-(``python bench/differential.py [GAMES] [SEED]``).
+"""Plays 100,000 random games through the Python reference and every other engine core built
+(mypyc, C) and compares them (``python bench/differential.py [GAMES] [SEED]``).
 
 The full run of tests/engine/test_differential.py's seeded loop (the default test run plays
 fewer; see GAMES there): generated missions of the base-game profiles with 4 and 5 players,
 random legal plans, seeds and forced damage tokens, pinned and drawn cards. Prints the games
 compared and the time; on a mismatch the first differing turn, with a reproducing mission and
-plan under ``differential-failures/``. Exit code 1 when any game differs.
+plan under ``differential-failures/``, and the games compared per second of CPU. Exit code 1
+when any game differs.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from authoring._native import describe  # noqa: E402
-from authoring.engine.cores import NATIVE, PYTHON, available, get_core  # noqa: E402
-from tests.engine.differential import compare_cases, random_case  # noqa: E402
+from authoring.engine.cores import PYTHON, available, get_core  # noqa: E402
+from tests.engine.differential import compare_cores, random_case  # noqa: E402
 
 CHUNK = 1000
 
@@ -28,10 +29,12 @@ CHUNK = 1000
 def main(games: int = 100_000, seed: int = 13) -> int:
     """Runs the comparison; returns the exit code."""
     print(describe())
-    if NATIVE not in available():
-        print("differential: no native core to compare (build it first)", file=sys.stderr)
+    others = {name: get_core(name) for name in available() if name != PYTHON}
+    if not others:
+        print("differential: no native or C core to compare (build them first)",
+              file=sys.stderr)
         return 3
-    python, native = get_core(PYTHON), get_core(NATIVE)
+    python = get_core(PYTHON)
     rng = random.Random(seed)
     failures = Path("differential-failures")
     start = time.monotonic()
@@ -39,7 +42,7 @@ def main(games: int = 100_000, seed: int = 13) -> int:
     played = differing = 0
     while played < games:
         cases = [random_case(rng) for _ in range(min(CHUNK, games - played))]
-        reports = compare_cases(cases, python, native, failures / f"chunk-{played}")
+        reports = compare_cores(cases, python, others, failures / f"chunk-{played}")
         if reports and not differing:
             print(f"first mismatch (game {played}..{played + len(cases) - 1}):\n{reports[0]}")
         differing += len(reports)
@@ -47,8 +50,10 @@ def main(games: int = 100_000, seed: int = 13) -> int:
         if played % 10_000 == 0:
             print(f"  {played} games, {differing} differ ({time.monotonic() - start:.0f} s)",
                   flush=True)
-    print(f"differential: {played} games, {differing} differ; "
-          f"{time.monotonic() - start:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
+    seconds = time.process_time() - cpu
+    print(f"differential: {played} games, python against {', '.join(others)}, {differing} "
+          f"differ; {time.monotonic() - start:.0f} s wall, {seconds:.0f} s CPU "
+          f"({played / seconds:.0f} games/s compared)")
     return 1 if differing else 0
 
 

@@ -1,4 +1,5 @@
-"""The native engine core's build helper: import redirection, staleness, missing compiler.
+"""The native engine cores' build helper: import redirection, staleness, missing compiler,
+the C core's build.
 
 The build itself runs in ``.ci/setup``; both cores' behaviour is compared by
 tests/engine/test_differential.py.
@@ -6,6 +7,7 @@ tests/engine/test_differential.py.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -49,6 +51,8 @@ def _fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(_native, "ENGINE_DIR", str(engine))
     monkeypatch.setattr(_native, "NATIVE_DIR", str(tmp_path / "native"))
     monkeypatch.setattr(_native, "STAMP", str(tmp_path / "native" / "build.txt"))
+    monkeypatch.setattr(_native, "C_DIR", str(tmp_path / "c-core"))
+    monkeypatch.setattr(_native, "C_SOURCE", str(engine / "c" / "core.c"))
     return engine
 
 
@@ -95,3 +99,32 @@ def test_without_a_compiler_the_build_says_so_in_one_line(
 
 def test_usage() -> None:
     assert _native.main([]) == 2
+
+
+def test_the_c_core_builds_the_same_bytes_and_goes_stale_with_its_source(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    compiler = _native._compiler()
+    if compiler is None:
+        pytest.skip("no C compiler")
+    engine = _fake_package(tmp_path, monkeypatch)
+    (engine / "c").mkdir()
+    shutil.copyfile(Path(_native.PACKAGE_DIR) / "engine" / "c" / "core.c", engine / "c" / "core.c")
+    assert _native.c_status() == "not built"
+    assert _native.build_c(compiler) == 0
+    assert _native.c_status() is None
+    assert _native.describe().startswith("engine core: c (C library, gcc); mypyc core not built")
+    first = Path(_native.c_library()).read_bytes()
+    assert _native.build_c(compiler) == 0  # up to date: nothing to do
+    assert "up to date" in capsys.readouterr().out
+    Path(_native.c_library()).unlink()
+    assert _native.c_status() == "incomplete build"
+    assert _native.build_c(compiler) == 0
+    assert Path(_native.c_library()).read_bytes() == first  # deterministic
+    (engine / "c" / "core.c").write_text("int broken(void) { return }\n", encoding="utf-8")
+    assert _native.c_status() == "out of date"
+    assert _native.build_c(compiler) == 70
+    assert "c core: the build failed" in capsys.readouterr().err
+    assert _native.c_status() == "not built"  # the stamp went with the failed build
+    assert not _native.complete()
+    assert _native.main(["check"]) == 1
