@@ -167,6 +167,9 @@ typedef struct {
     Crew crew[MAX_CREW];
     int nthr;
     Threat thr[MAX_THREATS];
+    /* shortcuts for the common case: the flags of every card in play, the malfunctions in
+       token order, and whether a Fissure has doubled anything yet */
+    int all_flags, nmalf, malf[MAX_THREATS], fissure;
     /* the game (game.py) */
     const Rules *rules;
     int effects, gturn;
@@ -392,9 +395,9 @@ static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
 
 static int system_hit(Game *g, Crew *m, int system, int heroic) {
     int here = m->station;
-    for (int t = 0; t < g->nthr; t++) {
-        Threat *th = &g->thr[t];
-        if (th->card[C_MALFUNCTION] && th->status == ACTIVE_THREAT
+    for (int k = 0; k < g->nmalf; k++) {
+        Threat *th = &g->thr[g->malf[k]];
+        if (th->status == ACTIVE_THREAT
             && th->card[C_SYSTEM] == system && in_stations(th, here)) {
             hit_malfunction(g, m, th, heroic && system != SYS_C ? 2 : 1);
             return 1;
@@ -562,6 +565,7 @@ static void act(Game *g, Crew *m, int turn) {
 
 static int multiplier(const Game *g, int zone) {
     int mult = 1; /* a single mission: no structural damage carried over (hull 1) */
+    if (!g->fissure) return 1;
     for (int t = 0; t < g->nthr; t++) {
         const Threat *th = &g->thr[t];
         if (th->status == ACTIVE_THREAT && th->level && (th->level == 2 || zone == RED))
@@ -600,6 +604,7 @@ static void damage_ship(Game *g, int zone, int points) {
 }
 
 static int scout_bonus(const Game *g, const Threat *th) {
+    if (!(g->all_flags & F_SCOUT)) return 0; /* no Scout in this game */
     if (g->scout && !(flags(th) & F_SCOUT)) return 1;
     for (int t = 0; t < g->nthr; t++) {
         const Threat *other = &g->thr[t];
@@ -809,6 +814,7 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         }
         break;
     case OP_FISSURE:
+        g->fissure = 1;
         th->level = a == 2 ? 2 : (th->level > 1 ? th->level : 1);
         break;
     case OP_MOVE:
@@ -1395,6 +1401,8 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
         th->cryo = (card[C_FLAGS] & F_CRYO) != 0;
         th->nst = card[C_NSTATIONS];
         for (int k = 0; k < th->nst; k++) th->st[k] = card[C_STATIONS + k];
+        g->all_flags |= card[C_FLAGS];
+        if (card[C_MALFUNCTION]) g->malf[g->nmalf++] = t;
     }
     g->shields[0] = g->shields[1] = g->shields[2] = 1;
     g->reactors[0] = 2;
