@@ -323,22 +323,20 @@ def play(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None
     extend = table.extend
     fallback: list[int] = []
     key_at: dict[int, int] = {}
-    for number, (setup, plan) in enumerate(games):
-        s = setup.__dict__.get(_CACHE) or _setup_code(setup)
-        p = plan.__dict__.get(_CACHE) or _plan_code(plan)
-        if s[2] not in p[3]:
-            _validate(setup, plan, p[3], s[2])
-        if s[1]:
-            append(s[0])
-            where, at = at, at + s[1]
-        else:  # core.c plays the placeholder; the reference's result replaces it
-            fallback.append(number)
-            where = 0
-        append(p[0])
-        plan_at, at = at, at + p[2]
-        if seeds is None:
-            extend((where, plan_at, plan_at + p[1]))
-        else:
+    if seeds is not None:
+        for number, (setup, plan) in enumerate(games):
+            s = setup.__dict__.get(_CACHE) or _setup_code(setup)
+            p = plan.__dict__.get(_CACHE) or _plan_code(plan)
+            if s[2] not in p[3]:
+                _validate(setup, plan, p[3], s[2])
+            if s[1]:
+                append(s[0])
+                where, at = at, at + s[1]
+            else:  # core.c plays the placeholder; the reference's result replaces it
+                fallback.append(number)
+                where = 0
+            append(p[0])
+            plan_at, at = at, at + p[2]
             seed = seeds[number]
             key = key_at.get(seed)
             if key is None:
@@ -347,6 +345,25 @@ def play(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None
                 append(data)
                 at += len(data) // 4
             extend((where, plan_at, key))
+    else:
+        # Without explicit seeds (the common case, and the bench's): the same, each plan's key
+        # following it, in a loop of its own.
+        for setup, plan in games:
+            s = setup.__dict__.get(_CACHE) or _setup_code(setup)
+            p = plan.__dict__.get(_CACHE) or _plan_code(plan)
+            if s[2] not in p[3]:
+                _validate(setup, plan, p[3], s[2])
+            size = s[1]
+            if size:
+                append(s[0])
+                append(p[0])
+                extend((at, at + size, at + size + p[1]))
+                at += size + p[2]
+            else:
+                fallback.append(len(table) // 3)
+                append(p[0])
+                extend((0, at, at + p[1]))
+                at += p[2]
     count = len(games)
     out = array("i", bytes(4 * OUT_INTS * count))
     snaps = array("h", bytes(2 * SNAP_INTS * MAX_SNAPS * count)) if trace else None
