@@ -32,6 +32,14 @@ def test_every_base_card_is_played_by_the_c_core() -> None:
     assert ccore.unsupported_cards() == frozenset()
 
 
+def test_every_operation_and_ability_of_the_reference_is_ported() -> None:
+    from authoring.engine.threats import abilities
+
+    assert set(abilities.OPS) == set(ccore.OPERATIONS[1:]) - {"activate"} | set(ccore._ACTIVATE)
+    names = {ability.partition(":")[0] for ability in abilities.ABILITIES}
+    assert names == set(ccore.FLAGS) | set(ccore.ARGUMENT_ABILITIES)
+
+
 def test_a_card_the_port_does_not_know_is_refused() -> None:
     card = load_cards()["E1-01"]
     assert ccore.card_record(dataclasses.replace(card, x=(("warp", 2),))) is None
