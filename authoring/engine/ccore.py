@@ -422,34 +422,60 @@ def _names(kinds: tuple[int, ...]) -> tuple[str, ...]:
     return names
 
 
+class _Decoding:
+    """What decoding a setup's games needs, built once per setup (cached on it): the
+    reference's cards in order of appearance and the threat outcomes already seen (a plan
+    search sees the same few again and again)."""
+
+    def cause(self, code: int) -> str:
+        """Returns why the ship was lost, from core.c's code."""
+        if code >= 10:
+            return f"{self.order[code - 10][0].name} reached Z"
+        return f"a 7th damage in the {ZONE_NAMES[code - 1]} zone"
+
+    def __init__(self, setup: Setup) -> None:
+        cards = load_cards()  # the reference's own card objects (the Setup may hold others)
+        self.order = [(cards[card.id], turn, zone) for card, turn, zone in setup.appearance_order]
+        self.count = len(self.order)
+        self.scored = get_level(setup.level).scored
+        self.threats: dict[tuple[int, ...], tuple[ThreatOutcome, ...]] = {}
+
+
+_SCORES: dict[tuple[int, ...], Score] = {}
+
+
 def result(batch: Batch, index: int) -> Result:
     """Builds the ``Result`` of one game of a batch (with its notation trace if traced)."""
     done = batch.fallback.get(index)
     if done is not None:
         return done
     setup, plan = batch.games[index]
+    info: _Decoding | None = setup.__dict__.get("_c_decoding")
+    if info is None:
+        info = setup.__dict__["_c_decoding"] = _Decoding(setup)
     rec = batch.out[index * OUT_INTS:(index + 1) * OUT_INTS].tolist()
-    order = setup.appearance_order
     survived = bool(rec[0])
-    cause = rec[2]
-    if survived:
-        why = ""
-    elif cause >= 10:
-        why = f"{order[cause - 10][0].name} reached Z"
-    else:
-        why = f"a 7th damage in the {ZONE_NAMES[cause - 1]} zone"
-    cards = load_cards()  # the reference's own card objects (the Setup may hold others)
-    threats = tuple(_outcome(cards[card.id], turn, zone, rec[_O_STATUS + t], rec[_O_ENDED + t])
-                    for t, (card, turn, zone) in enumerate(order))
-    damage = {name: _names(tuple(rec[_O_TOKENS + 6 * z:_O_TOKENS + 6 * z + rec[_O_NTOKENS + z]]))
-              for z, name in enumerate(ZONE_NAMES[:3])}
-    score = (Score(*rec[_O_SCORE:_O_SCORE + 7])
-             if survived and get_level(setup.level).scored else None)
+    count = info.count
+    fates = tuple(rec[_O_STATUS:_O_STATUS + count] + rec[_O_ENDED:_O_ENDED + count])
+    threats = info.threats.get(fates)
+    if threats is None:
+        threats = info.threats[fates] = tuple(
+            _outcome(card, turn, zone, fates[t], fates[count + t])
+            for t, (card, turn, zone) in enumerate(info.order))
+    damage = {"red": _names(tuple(rec[_O_TOKENS:_O_TOKENS + rec[_O_NTOKENS]])),
+              "white": _names(tuple(rec[_O_TOKENS + 6:_O_TOKENS + 6 + rec[_O_NTOKENS + 1]])),
+              "blue": _names(tuple(rec[_O_TOKENS + 12:_O_TOKENS + 12 + rec[_O_NTOKENS + 2]]))}
+    score = None
+    if survived and info.scored:
+        parts = tuple(rec[_O_SCORE:_O_SCORE + 7])
+        score = _SCORES.get(parts)
+        if score is None:
+            score = _SCORES[parts] = Score(*parts)
     trace: tuple[str, ...] = ()
     if batch.snaps is not None:
         trace = tuple(_trace(batch.snaps, index, rec[_O_NSNAPS], setup, plan))
-    return Result(survived=survived, turn=rec[1], cause=why, threats=threats, damage=damage,
-                  score=score, trace=trace)
+    return Result(survived=survived, turn=rec[1], cause="" if survived else info.cause(rec[2]),
+                  threats=threats, damage=damage, score=score, trace=trace)
 
 
 def _trace(snaps: array[int], index: int, count: int, setup: Setup, plan: Plan) -> list[str]:
