@@ -15,8 +15,9 @@ from array import array
 import pytest
 
 from authoring import _native
-from authoring.engine import ccore, game, make_setup, parse_plan
+from authoring.engine import Plan, Setup, ccore, game, get_level, make_setup, parse_plan
 from authoring.engine.errors import PlanError, SetupError
+from authoring.engine.plan import make_crew_plan
 from authoring.engine.threats.cards import load_cards
 from tests.engine.golden import load_scenarios
 from tests.engine.strategies import random_plan, random_setup
@@ -136,3 +137,46 @@ def test_a_resolution_with_its_log_is_the_references() -> None:
     logged = ccore.resolve(setup, plan)  # record=True: only the Python modules write a log
     assert logged.log and logged == game.resolve(setup, plan)
     assert ccore.resolve(setup, plan, record=False) == game.resolve(setup, plan, record=False)
+
+
+def _level_game(rng: random.Random, level: int) -> tuple[Setup, Plan]:
+    """A random legal game at a rule level (docs/rules.md §17): its threats, its cards."""
+    rules = get_level(level)
+    cards = [c for c in load_cards().values() if c.playable
+             and (rules.serious_threats or not c.serious)
+             and (rules.internal_threats or c.external)]
+    events = [(rng.randint(1, rules.turns), "internal" if not card.external
+               else rng.choice(["red", "white", "blue"]), card.id)
+              for card in rng.sample(cards, rng.randint(1, 8))]
+    setup = make_setup(events, " ".join(rng.sample([f"T{n}" for n in range(1, 8)], 4)),
+                       level=level)
+    simple = ["-", "r", "b", "l", "A", "A", "B", "C", "R"] + (["A!", "C!"] if rules.delays else [])
+    crew = []
+    for index in range(rng.randint(1, 5)):
+        tokens = [rng.choice(simple) for _ in range(rules.turns)]
+        if rules.heroics and rng.random() < 0.5:
+            tokens[rng.randrange(len(tokens))] = rng.choice(["A+", "B+", "R+", ">LB", ">UR"])
+        crew.append(make_crew_plan(f"P{index + 1}", tokens))
+    return setup, Plan(tuple(crew), seed=rng.randrange(2**32))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_every_rule_level_plays_as_the_reference(level: int) -> None:
+    rng = random.Random(level)
+    games = [_level_game(rng, level) for _ in range(300)]
+    batch = ccore.play(games, trace=True)
+    assert batch.fallback == {}
+    expected = game.resolve_batch(games, trace=True)
+    assert [ccore.result(batch, i) for i in range(len(games))] == expected
+    assert any(r.survived for r in expected) and not all(r.survived for r in expected)
+
+
+def test_more_threats_than_the_c_core_holds_go_to_the_reference() -> None:
+    externals = [c.id for c in load_cards().values() if c.playable and c.external]
+    events = [(1 + i % 8, ("red", "white", "blue")[i % 3], card)
+              for i, card in enumerate(externals[:ccore.MAX_THREATS + 1])]
+    setup = make_setup(events, "T1 T2 T3 T4")
+    plan = parse_plan("P1: A A A\nP2: B C\nP3: r A\nP4: b A")
+    batch = ccore.play([(setup, plan)], trace=True)
+    assert list(batch.fallback) == [0]
+    assert ccore.result(batch, 0) == game.resolve(setup, plan, record=False, trace=True)
