@@ -369,8 +369,10 @@ def play(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None
     snaps = array("h", bytes(2 * SNAP_INTS * MAX_SNAPS * count)) if trace else None
     if count:
         buffers = (array("i", table), array("i", b"".join(parts)), out)
-        lib.play(count, *(b.buffer_info()[0] for b in buffers),
-                 snaps.buffer_info()[0] if snaps is not None else None)
+        played = lib.play(count, *(b.buffer_info()[0] for b in buffers),
+                          snaps.buffer_info()[0] if snaps is not None else None)
+        if played != count:
+            raise MemoryError("the C engine core could not allocate its working memory")
     results: dict[int, Result] = {}
     for number in fallback:
         setup, plan = games[number]

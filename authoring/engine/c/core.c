@@ -195,7 +195,7 @@ static void init_genrand(uint32_t *mt, uint32_t s) {
 }
 
 /* Seeds one generator as CPython's init_by_array does with the key abs(seed) in 32-bit words,
-   least significant first (len <= 624 words). */
+   least significant first (any length). */
 static void seed_one(uint32_t *mt, const uint32_t *key, int len) {
     memcpy(mt, genrand_base, sizeof genrand_base);
     int i = 1, j = 0;
@@ -1454,7 +1454,7 @@ static inline uint64_t key_tag(const uint32_t *keys, int offset) {
 }
 
 /* Plays n games; game i is the setup, plan and key at data + games[3i], games[3i+1] and
-   games[3i+2]. A key is its word count then the words of abs(seed) (at most 624); games of a
+   games[3i+2]. A key is its word count then the words of abs(seed); games of a
    block of LANES games with the same key share one seeding, and so do the next block's.
    out: n x OUT_INTS; snaps: NULL, or n x MAX_SNAPS x SNAP_INTS for the state after every
    turn. Returns the number of games played, -1 without memory. */
