@@ -74,7 +74,9 @@ def _draws(seed: int, bounds: list[int]) -> list[int]:
 
 
 @pytest.mark.parametrize("seed", [0, 1, -1, 7, 2**31, 2**32 - 1, 2**32, -(2**40) - 7, 2**64 + 3,
-                                  2**100 + 12345, 3**90, 2**20000 + 5])
+                                  2**100 + 12345, 3**90, 2**20000 + 5],
+                         ids=lambda seed: f"{'-' if seed < 0 else ''}{seed % 1000}/"
+                                          f"{abs(seed).bit_length()}bits")
 def test_the_generator_draws_what_cpython_draws(seed: int) -> None:
     # 3,000 draws with rejections: several twists of the state, one- and many-word keys (the
     # last longer than the generator's 624 words of state).
