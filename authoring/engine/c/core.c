@@ -199,7 +199,7 @@ static void init_genrand(uint32_t *mt, uint32_t s) {
 static void seed_one(uint32_t *mt, const uint32_t *key, int len) {
     memcpy(mt, genrand_base, sizeof genrand_base);
     int i = 1, j = 0;
-    for (int k = 624; k; k--) {
+    for (int k = len > 624 ? len : 624; k; k--) { /* every word of a long key counts */
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
         i++;
         j++;
