@@ -1,6 +1,6 @@
 """Measures a difficulty rating: ``lint --select G103`` on Mission 1 with its default settings.
 
-Run ``python bench/rating.py`` from the repository root. The goal (issue 13 §5): G103 rates a
+Run ``python bench/rating.py`` from the repository root. The goal (issue 13, ratings): G103 rates a
 10-minute mission from >= 500 games in <= 10 s on 2 cores, with a 95 % interval. Each run lints
 the mission file from scratch (a new simulation: the cache of recent runs is cleared) through
 the linter the CLI uses, with G103's defaults (the default crew, every core: ``--jobs``

@@ -15,7 +15,6 @@ from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.mission import load_mission
 from authoring.report.histogram import svg_histogram, text_histogram
-from authoring._workers import default_jobs
 from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
 from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS
 from authoring.simulation.montecarlo import simulate_with
@@ -115,8 +114,7 @@ def simulate_command(
             raise UsageError("campaigns are simulated with the heuristic crew and no --plot")
         from authoring.simulation.campaign import report, simulate_campaign
 
-        played = simulate_campaign(campaign, games=games, crew=crew, seed=seed,
-                                   jobs=jobs or default_jobs())
+        played = simulate_campaign(campaign, games=games, crew=crew, seed=seed, jobs=jobs)
         if as_json:
             typer.echo(json.dumps({
                 "campaign": played.campaign, "missions": [e.mission.id for e in

@@ -160,12 +160,37 @@ def markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: The pages that show the table, between these markers (in a checkout of the repository).
+PAGES = ("README.md", "docs/simulation.md")
+START, END = "<!-- calibration:start -->", "<!-- calibration:end -->"
+
+
+def update_pages(data: dict[str, Any], root: Path = _PACKAGE.parent) -> list[Path]:
+    """Writes the table between the markers of the pages that have them; returns those."""
+    written = []
+    for name in PAGES:
+        page = root / name
+        if not page.is_file():
+            continue  # an installed package: no pages to keep in step
+        text = page.read_text("utf-8")
+        if START not in text or END not in text:
+            continue
+        head, rest = text.split(START, 1)
+        tail = rest.split(END, 1)[1]
+        write_atomic(page, f"{head}{START}\n{markdown(data)}\n{END}{tail}")
+        written.append(page)
+    return written
+
+
 def main() -> None:
-    """Recomputes ``calibration.json`` (written atomically) and prints the README's table."""
+    """Recomputes ``calibration.json`` (written atomically), the pages' tables, and prints
+    the table."""
     jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     data = compute(jobs=jobs, progress=lambda line: print(line, file=sys.stderr))
     write_atomic(CALIBRATION, json.dumps(data, indent=2) + "\n")
     load.cache_clear()
+    for page in update_pages(data):
+        print(f"updated the table of {page}", file=sys.stderr)
     print(markdown(data))
 
 

@@ -1,7 +1,7 @@
 """Phase by phase: a crew fixes a phase's cards when the phase ends, knowing only what was heard.
 
 A table plays the Action Round in three phases (turns 1-3, 4-7 and 8-12, ``ship.phase_of``;
-docs/rules.md §16): the cards of a phase are played face down while the soundtrack runs, and
+docs/rules.md §2): the cards of a phase are played face down while the soundtrack runs, and
 when the phase ends they can no longer be changed. Threats are heard as the soundtrack
 announces them, so the cards of phase 1 are chosen knowing only the threats announced in
 phase 1 of the mission's timeline. This module plays that *rolling horizon* for any crew:

@@ -8,7 +8,7 @@ import pytest
 
 from authoring.mission import load_mission
 from authoring.mission.model import Threat
-from authoring.simulation.calibration import official_range
+from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS, official_range
 from authoring.simulation.rating import Rating, rate_mission, wilson
 from tests.site.helpers import DATA
 
@@ -26,13 +26,13 @@ def test_a_mission_is_rated_on_the_official_scale() -> None:
     assert note == ""
     assert rating is not None
     assert 0 <= rating.value <= 100
-    assert (rating.low, rating.high) == official_range()
-    assert (rating.games, rating.crew) == (20, "planner")
+    assert (rating.low, rating.high) == official_range(DEFAULT_CREW)
+    assert (rating.games, rating.crew) == (DEFAULT_SETTINGS["games"], DEFAULT_CREW)
     assert 0 <= rating.survival <= 1
     low, high = rating.survival_interval
     assert low <= rating.survival <= high
-    # 20 games leave a wide interval: the figure must say so
-    assert 2 < rating.margin < 30
+    # 500 games leave a narrow interval, but an interval: the figure must say so
+    assert 0.5 < rating.margin < 6
 
 
 def test_missions_that_cannot_be_simulated_get_a_note() -> None:

@@ -61,7 +61,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
         return
     try:
         stats = ctx.simulation(options)
-    except EngineError as error:
+    except (EngineError, ValueError) as error:  # ValueError: an unknown crew in the options
         yield Finding(EVENTS_KEY, f"cannot simulate the mission: {error}", key=True)
         return
     rating = rate(stats)
