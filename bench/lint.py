@@ -3,8 +3,8 @@
 Run ``python bench/lint.py`` from the repository root (``--simulate`` adds
 ``simulate --games 1000`` on Mission 1 with each crew; ``--jobs`` sets the processes). The
 1,000 missions are the 16 official tracks with event times jittered by a seeded generator
-(same seed, same missions), written as YAML text so that parsing and schema validation are part of the measured work, as in
-``spacealert lint``. Figures are medians of ``--repeat`` runs.
+(same seed, same missions), written as YAML text so that parsing and schema validation are
+part of the measured work, as in ``spacealert lint``. Figures are medians of ``--repeat`` runs.
 """
 
 from __future__ import annotations
