@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from authoring._resources import data_dir
 from authoring.mission import load_mission
 from authoring.simulation.calibration import (
     CREW_SETTINGS,
     DEFAULT_CREW,
     OFFICIAL,
+    input_files,
     inputs_checksum,
     load,
     markdown,
@@ -41,19 +44,29 @@ def test_every_crew_is_calibrated_with_its_settings() -> None:
         assert tuple(table["ratings"]) == OFFICIAL == tuple(table["intervals"])
 
 
-def test_the_checksum_follows_the_crews_and_the_settings(monkeypatch: object) -> None:
-    import pytest
-
+def test_the_checksum_follows_the_crews_and_the_settings() -> None:
     before = inputs_checksum()
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(CREW_SETTINGS, "planner", {**CREW_SETTINGS["planner"], "games": 499})
         assert inputs_checksum() != before
     assert inputs_checksum() == before
-    from authoring.simulation import calibration
-
-    names = {p.name for p in calibration.input_files()}
+    names = {p.name for p in input_files()}
     assert {"heuristic.py", "planner.py", "omniscient.py", "horizon.py", "game.py",
             "moves.py", "mission-1.yaml"} <= names
+
+
+def test_prose_does_not_count_but_code_does(tmp_path: Path) -> None:
+    from authoring.simulation.calibration import _code_digest
+
+    versions = {
+        "base": 'def f() -> int:\n    """Doc."""\n    return 1\n',
+        "prose": 'def f() -> int:\n    """Other words."""\n    return 1  # a comment\n',
+        "code": 'def f() -> int:\n    """Doc."""\n    return 2\n'}
+    digests = {}
+    for name, text in versions.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+        digests[name] = _code_digest(tmp_path / f"{name}.py")
+    assert digests["base"] == digests["prose"] != digests["code"]
 
 
 def test_a_stored_rating_replays_to_the_digit() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,22 @@ def test_one_rating_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
 
     box = _difficulty(load_mission(path))
     assert box.rating.startswith(f"{rated.value:.0f} ± {rated.margin:.0f} / 100")
+
+
+@pytest.mark.parametrize("crew", [HeuristicCrew(), PlanningCrew(iterations=16, styles=2)],
+                         ids=lambda c: c.name)
+def test_a_playable_projection_constrains_every_phase(crew: HeuristicCrew) -> None:
+    # the hook a hand of action cards plugs into: here, a crew whose hands hold no A
+    calls: list[tuple[int, int]] = []
+
+    def no_cannons(rows: Sequence[Sequence[str]], first: int, last: int) -> list[list[str]]:
+        calls.append((first, last))
+        return [[("-" if first <= turn <= last and token.startswith("A") else token)
+                 for turn, token in enumerate(row, 1)] for row in rows]
+
+    mission = load_mission(OFFICIAL / "mission-1.yaml")
+    free = plan_game(mission, crew, random.Random(4))[1]
+    assert any(a.token().startswith("A") for m in free.crew for a in m.actions)
+    bound = plan_game(mission, crew, random.Random(4), playable=no_cannons)[1]
+    assert not any(a.token().startswith("A") for m in bound.crew for a in m.actions)
+    assert {(1, 3), (4, 7), (8, 12)} <= set(calls)
