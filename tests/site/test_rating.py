@@ -8,8 +8,8 @@ import pytest
 
 from authoring.mission import load_mission
 from authoring.mission.model import Threat
-from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS, official_range
 from authoring.simulation import rating as rating_module
+from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS, official_range
 from authoring.simulation.rating import Rating, rate_mission, wilson
 from tests.site.helpers import DATA
 
