@@ -10,7 +10,8 @@ phase 1 of the mission's timeline. This module plays that *rolling horizon* for 
    of phase ``p`` on) against the threats announced up to the end of phase ``p`` — the
    unannounced ones are simply absent from the board it pictures;
 2. the phase's turns are fixed; its later turns are only a sketch, planned again in the next
-   phase with more threats known.
+   phase with more threats known (when nothing new was announced, the crew plays on with its
+   sketch).
 
 A hand of action cards (docs/rules.md §16) will constrain which cards a phase may hold: a
 crew gets an optional ``playable`` projection (``Playable``) that turns rows of tokens into
@@ -97,12 +98,20 @@ def plan_by_phase(mission: Mission, setup: Setup, crew: Crew, figures: int, *, s
     picture of the damage tokens), one per phase derived from it."""
     fixed: list[list[str]] = [["-"] * SLOTS for _ in range(figures)]
     sketch = fixed  # the previous phase's plan of the turns not yet played (a search start)
+    heard: list[bool] | None = None
     for phase, (first, last) in enumerate(phase_turns(setup.level)):
-        board = known_setup(setup, announced_by(mission, figures, phase))
-        given = [row[:first - 1] + later[first - 1:] for row, later in zip(fixed, sketch,
-                                                                           strict=True)]
-        rows = tokens_of(crew.plan(board, figures, fixed=given, first_turn=first,
-                                   seed=seed + phase, last_turn=last, playable=playable))
+        known = announced_by(mission, figures, phase)
+        if known == heard:
+            # nothing new was announced: the crew plays on with the sketch it made for these
+            # turns (official tracks announce nothing in phase 3, which saves a third)
+            rows = [row[:] for row in sketch]
+        else:
+            given = [row[:first - 1] + later[first - 1:]
+                     for row, later in zip(fixed, sketch, strict=True)]
+            rows = tokens_of(crew.plan(known_setup(setup, known), figures, fixed=given,
+                                       first_turn=first, seed=seed + phase, last_turn=last,
+                                       playable=playable))
+        heard = known
         if playable is not None:
             rows = playable(rows, first, last)
         for member in range(figures):
