@@ -224,6 +224,10 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
     if jobs <= 1 or games < 2:
         stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
         return stats
+    # A mission the engine cannot set up fails in every game: say so here, in game 0's words,
+    # rather than in those of whichever worker happens to fail first.
+    setup_from_mission(mission, _blank_plan(figures_for(mission), random.Random(
+        f"{seed}:0").randrange(1 << 30)), figures=figures_for(mission))
     stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed), indexes, jobs)
     return stats
 

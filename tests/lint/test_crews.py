@@ -153,3 +153,20 @@ def test_a_playable_projection_constrains_every_phase(crew: HeuristicCrew) -> No
     bound = plan_game(mission, crew, random.Random(4), playable=no_cannons)[1]
     assert not any(a.token().startswith("A") for m in bound.crew for a in m.actions)
     assert {(1, 3), (4, 7), (8, 12)} <= set(calls)
+
+
+def test_a_mission_the_engine_refuses_fails_alike_on_every_core_count() -> None:
+    # the pack page shows this message: it must not depend on which worker failed first
+    from authoring.engine import EngineError
+
+    mission = load_mission(OFFICIAL / "test-run-1.yaml")
+    first = mission.threats()[0]
+    serious = dataclasses.replace(mission, events=tuple(
+        dataclasses.replace(e, serious=True) if e == first else e for e in mission.events))
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(EngineError) as error:
+            simulate(serious, games=4, crew="heuristic", seed=0, jobs=jobs)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("expected no serious threat at rule level 1")
