@@ -1,7 +1,7 @@
 """Enforces the import layers of docs/architecture.md (docs/style.md §3).
 
-mission <- engine <- lint / audio / generate / solve <- render <- publish <- cli; nothing
-imports the CLI, and the engine uses the standard library only.
+mission <- engine <- solve <- simulation <- lint / audio / generate <- render <- publish <- cli;
+nothing imports the CLI, and the engine uses the standard library only.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ ALLOWED: dict[str, set[str]] = {
     "_generate_native": set(),  # the native generator's (compiled generator copies)
     "mission": {"errors", "_resources", "mission", "_workers"},
     "engine": {"engine", "mission", "_native"},
-    # crews, Monte Carlo play, ratings and their calibration: over the engine, under its users
-    "simulation": {"simulation", "engine", "mission", "errors", "_resources", "_files",
+    # crews, Monte Carlo play, ratings and their calibration: over the engine and the solver's
+    # plan search (the planning crews search with its moves), under their users
+    "simulation": {"simulation", "engine", "solve", "mission", "errors", "_resources", "_files",
                    "_workers", "_lazy"},
     "audio": {"audio", "mission", "errors", "_resources", "_files", "_lazy"},
     "lint": {"lint", "mission", "engine", "simulation", "audio", "errors", "_resources", "_files",

@@ -15,7 +15,9 @@ from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
 from authoring.mission import load_mission
 from authoring.report.histogram import svg_histogram, text_histogram
-from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats, simulate
+from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
+from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS
+from authoring.simulation.montecarlo import simulate_with
 from authoring.simulation.rating import Rating, rate
 
 app = typer.Typer()
@@ -23,13 +25,14 @@ app = typer.Typer()
 
 def _scale_note(rating: Rating) -> str:
     """Says how the figures compare with the official ratings (G103, sheets, pack pages)."""
-    from authoring.simulation.calibration import DEFAULT_SETTINGS
+    from authoring.simulation.calibration import DEFAULT_CREW
 
-    if rating.crew != DEFAULT_SETTINGS["crew"]:
-        return (f"official missions 1-8 are rated with the {DEFAULT_SETTINGS['crew']} crew "
-                f"(lint --select G103, sheets --rate, pack pages): compare with --crew "
-                f"{DEFAULT_SETTINGS['crew']}")
-    return f"official missions 1-8 under the {rating.crew} crew: {rating.low:.1f}-{rating.high:.1f}"
+    note = (f"official missions 1-8 under the {rating.crew} crew: {rating.low:.1f}-"
+            f"{rating.high:.1f}")
+    if rating.crew != DEFAULT_CREW:
+        note += (f"; lint --select G103, sheets --rate and pack pages rate with the "
+                 f"{DEFAULT_CREW} crew")
+    return note
 
 
 def _report(stats: SimulationStats) -> str:
@@ -39,7 +42,8 @@ def _report(stats: SimulationStats) -> str:
     lines = [f"# {stats.mission}: {stats.games} games, crew {stats.crew}, seed {stats.seed}",
              f"survival rate      {stats.survival_rate:.1%} (95 %: {survival_low:.1%}-"
              f"{survival_high:.1%})",
-             f"difficulty         {rating.value:.1f} ± {rating.margin:.1f} / 100 (95 %)",
+             f"difficulty         {rating.value:.1f} ± {rating.margin:.1f} / 100 (95 %, "
+             f"{rating.label})",
              f"                   {_scale_note(rating)}"]
     if scores:
         lines.append(f"score (survived)   mean {statistics.mean(scores):.1f}, median "
@@ -68,18 +72,22 @@ def simulate_command(
     mission: Annotated[Path, typer.Argument(
         help="The mission file, or a campaign file (docs/rules.md §18).", show_default=False)],
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=1_000_000,
-                                       help="Number of games.")] = 100,
-    crew: Annotated[str, typer.Option("--crew", help="Crew model: heuristic (fast) or planner "
-                                      "(local search with the engine).")] = "heuristic",
+                                       help="Number of games.")] = DEFAULT_SETTINGS["games"],
+    crew: Annotated[str | None, typer.Option(
+        "--crew", show_default=False,
+        help="Crew model: planner (the solver's search, phase by phase; the default, the one "
+        "every rating uses), heuristic (rules of thumb, phase by phase; campaigns' default) or "
+        "omniscient (knows the whole draw: an upper bound). See docs/simulation.md.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: same seed, same numbers.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64,
-                                      help="Processes to use (results do not depend on it).")]
-    = 1,
-    iterations: Annotated[int, typer.Option("--iterations", min=0,
-                                            help="Planner search steps per phase.")] = 60,
-    styles: Annotated[int, typer.Option("--styles", min=1,
-                                        help="Heuristic styles the planner tries per phase.")]
-    = 40,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, max=64,
+                                      help="Processes to use, 0 for every core (results do "
+                                      "not depend on it).")] = 0,
+    iterations: Annotated[int, typer.Option(
+        "--iterations", min=-1, help="Planner/omniscient: neighbour plans evaluated per search "
+        "(-1: the crew's calibrated value).")] = -1,
+    styles: Annotated[int, typer.Option(
+        "--styles", min=-1, help="Planner/omniscient: heuristic styles tried as starts (-1: "
+        "the crew's calibrated value).")] = -1,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write an SVG histogram of the "
                                               "scores to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")]
@@ -88,17 +96,20 @@ def simulate_command(
     """Play a mission many times with a crew model: survival, scores, killers, damage.
 
     Each game draws threat cards from the mission's decks and random trajectories (unless
-    pinned), lets the crew plan (phase 1 knowing only phase-1 threats) and resolves the plan
-    with the rules engine.
+    pinned), lets the crew plan (phase by phase, knowing only the threats announced so far;
+    the omniscient crew knows everything) and resolves the plan with the rules engine. The
+    defaults are the ratings' (lint --select G103, sheets --rate, pack pages): the same
+    mission gives the same figures everywhere.
 
     A campaign plays its missions in a row with one ship; between missions the crew repairs
     by a stated policy (printed with the results): structural damage first, then reactor and
     shield tokens, disabled squads, cannons and gravolifts, at most two tokens per zone.
     """
-    if crew not in CREWS:
+    if crew is not None and crew not in CREWS:
         raise UsageError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
     campaign = campaign_or_none(mission)
     if campaign is not None:
+        crew = crew or "heuristic"  # campaigns have no calibrated crew: the fast one
         if plot is not None or crew != "heuristic":
             raise UsageError("campaigns are simulated with the heuristic crew and no --plot")
         from authoring.simulation.campaign import report, simulate_campaign
@@ -118,17 +129,18 @@ def simulate_command(
             typer.echo(report(played, [e.mission.title for e in campaign.missions]), nl=False)
         return
     loaded = load_mission(mission)
-    options = {"iterations": iterations, "styles": styles} if crew == "planner" else {}
-    stats = simulate(loaded, games=games, crew=crew, seed=seed, jobs=jobs,
-                     crew_options=options)
+    # the ratings' own entry point: the same settings give the very same games
+    stats = simulate_with(loaded, {"crew": crew or DEFAULT_CREW, "games": games, "seed": seed,
+                                   "iterations": iterations, "styles": styles}, jobs=jobs)
     if as_json:
         rating = rate(stats)
         typer.echo(json.dumps({
             "mission": stats.mission, "crew": stats.crew, "games": stats.games,
             "seed": stats.seed, "survival_rate": stats.survival_rate,
             "survival_interval": list(rating.survival_interval),
-            "difficulty": round(stats.difficulty(), 2),
-            "difficulty_margin": rating.margin, "scores": stats.scores,
+            "difficulty": rating.value, "difficulty_margin": rating.margin,
+            "label": rating.label, "official_range": [rating.low, rating.high],
+            "scores": stats.scores,
             "killers": dict(stats.killers().most_common()),
             "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),
             "mean_damage": stats.mean_damage(),

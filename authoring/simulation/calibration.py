@@ -1,13 +1,21 @@
-"""The official missions' difficulty under the G rules' default simulation settings.
+"""The official missions' ratings under each crew model: the scale every rating is read on.
 
-Linting by simulation compares a mission with the official ones *under the same crew
-model*, which makes the comparison meaningful even though the crews are far from perfect.
-``python -m authoring.simulation.calibration`` recomputes ``calibration.json`` (about a minute
-on two cores); the G rules read it.
+A rating compares a mission with official missions 1-8 *under the same crew model*, which
+makes the comparison meaningful even though no crew model is a real table. This module
+holds each crew's calibrated settings and the default crew (the one ``lint --select G``,
+``simulate``, ``sheets --rate`` and pack pages use), and reads ``calibration.json``: for each
+crew, the ratings of missions 1-8 with their 95 % intervals.
+
+``python -m authoring.simulation.calibration`` recomputes the file (all three crews, a few
+minutes on two cores) and prints the README's table. The file stores a checksum of what its
+figures depend on (``inputs_checksum``: the engine's rule modules, the crews, the settings and
+the official missions); tests/lint/test_calibration.py fails when it no longer matches.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import json
 import sys
 from functools import cache
@@ -17,66 +25,172 @@ from typing import Any
 from authoring._files import write_atomic
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
-#: The settings the G rules use by default and the calibration was computed with.
-DEFAULT_SETTINGS: dict[str, Any] = {"crew": "planner", "games": 20, "seed": 0,
-                                    "iterations": 60, "styles": 40}
+#: Each crew's calibrated settings: 500 games rate a mission to about ± 2 difficulty points.
+CREW_SETTINGS: dict[str, dict[str, Any]] = {
+    "heuristic": {"crew": "heuristic", "games": 500, "seed": 0},
+    "planner": {"crew": "planner", "games": 500, "seed": 0, "iterations": 48, "seeds": 2,
+                "styles": 8, "sweeps": 0},
+    "omniscient": {"crew": "omniscient", "games": 500, "seed": 0, "iterations": 160,
+                   "styles": 16, "sweeps": 1},
+}
+#: The crew of every rating a user sees by default (G rules, simulate, sheets, pack pages):
+#: the planning crew plays phase by phase like a table and 500 of its games take a few
+#: seconds on two cores (bench/rating.py); docs/simulation.md says why.
+DEFAULT_CREW = "planner"
+#: The settings the G rules use by default.
+DEFAULT_SETTINGS: dict[str, Any] = CREW_SETTINGS[DEFAULT_CREW]
+#: The G rules' simulation options: the default crew's settings, every core, and the search
+#: options of all crews (-1: the chosen crew's calibrated value).
+SIMULATION_OPTIONS: dict[str, Any] = {
+    "crew": DEFAULT_CREW, "games": DEFAULT_SETTINGS["games"], "seed": DEFAULT_SETTINGS["seed"],
+    "iterations": -1, "styles": -1, "seeds": -1, "sweeps": -1, "jobs": 0}
+OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: Engine modules that do not take part in a game's resolution (other cores, evaluators).
+_NOT_RULES = frozenset({"cores.py", "evaluator.py", "exact.py", "estimate.py"})
 
 
 @cache
 def load() -> dict[str, Any]:
-    """Returns the stored calibration (settings and the official missions' ratings)."""
+    """Returns the stored calibration (settings, ratings, intervals per crew, checksum)."""
     data: dict[str, Any] = json.loads(CALIBRATION.read_text("utf-8"))
     return data
 
 
-def official_range() -> tuple[float, float]:
-    """Returns the lowest and highest difficulty of official missions 1-8."""
-    ratings = list(load()["ratings"].values())
+def official_range(crew: str = DEFAULT_CREW) -> tuple[float, float]:
+    """Returns the lowest and highest difficulty of official missions 1-8 for a crew."""
+    ratings = list(load()["crews"][crew]["ratings"].values())
     return min(ratings), max(ratings)
 
 
-def compute(jobs: int = 2) -> dict[str, Any]:
-    """Simulates official missions 1-8 with the default settings and returns the table.
+def _official_path(name: str) -> Path:
+    from authoring._resources import data_dir
 
-    ``ratings`` is the scale the G rules read; ``intervals`` holds, per mission, the rating's
+    return data_dir("missions") / "official" / f"{name}.yaml"
+
+
+def _code_digest(path: Path) -> str:
+    """A Python module's syntax tree without docstrings: comments and prose do not count."""
+    tree = ast.parse(path.read_text("utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            body[0] = ast.Pass()
+    return ast.dump(tree)
+
+
+def input_files() -> list[Path]:
+    """Returns the files the calibration's figures depend on."""
+    engine = _PACKAGE / "engine"
+    files = [p for p in sorted(engine.rglob("*.py")) if p.name not in _NOT_RULES]
+    files += sorted(p for p in (engine / "data").rglob("*") if p.is_file()) \
+        if (engine / "data").is_dir() else []
+    simulation = _PACKAGE / "simulation"
+    files += [simulation / f"{name}.py" for name in (
+        "heuristic", "horizon", "localsearch", "planner", "omniscient", "montecarlo",
+        "rating")]
+    files.append(_PACKAGE / "solve" / "moves.py")
+    files += [_official_path(name) for name in OFFICIAL]
+    return files
+
+
+def inputs_checksum() -> str:
+    """Returns the SHA-256 of everything the stored figures depend on."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps(CREW_SETTINGS, sort_keys=True).encode())
+    for path in input_files():
+        relative = path.relative_to(_PACKAGE.parent).as_posix() if path.is_relative_to(
+            _PACKAGE.parent) else path.name
+        content = _code_digest(path).encode() if path.suffix == ".py" else path.read_bytes()
+        digest.update(f"{relative}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
+
+
+def compute(jobs: int = 2, crews: tuple[str, ...] = tuple(CREW_SETTINGS),
+            progress: Any = None) -> dict[str, Any]:
+    """Simulates official missions 1-8 with each crew's settings and returns the table.
+
+    ``ratings`` is the scale the ratings read; ``intervals`` holds, per mission, the rating's
     95 % margin and the survival rate with its 95 % interval (``rating.py``), for the README.
     """
-    from authoring._resources import data_dir
     from authoring.mission import load_mission
     from authoring.simulation.montecarlo import simulate_with
     from authoring.simulation.rating import rate
 
-    ratings: dict[str, float] = {}
-    intervals: dict[str, dict[str, Any]] = {}
-    for number in range(1, 9):
-        mission = load_mission(data_dir("missions") / "official" / f"mission-{number}.yaml")
-        stats = simulate_with(mission, DEFAULT_SETTINGS, jobs=jobs)
-        rating = rate(stats)
-        ratings[f"mission-{number}"] = rating.value
-        intervals[f"mission-{number}"] = {
-            "margin": rating.margin, "survival": round(rating.survival, 3),
-            "survival_interval": [round(x, 3) for x in rating.survival_interval]}
-    return {"settings": DEFAULT_SETTINGS, "ratings": ratings, "intervals": intervals}
+    table: dict[str, Any] = {}
+    for crew in crews:
+        settings = CREW_SETTINGS[crew]
+        ratings: dict[str, float] = {}
+        intervals: dict[str, dict[str, Any]] = {}
+        for name in OFFICIAL:
+            if progress is not None:
+                progress(f"{crew}: {name}")
+            mission = load_mission(_official_path(name))
+            rating = rate(simulate_with(mission, settings, jobs=jobs), calibrated=False)
+            ratings[name] = rating.value
+            intervals[name] = {
+                "margin": rating.margin, "survival": round(rating.survival, 3),
+                "survival_interval": [round(x, 3) for x in rating.survival_interval]}
+        table[crew] = {"settings": settings, "ratings": ratings, "intervals": intervals}
+    return {"default": DEFAULT_CREW, "inputs_checksum": inputs_checksum(), "crews": table}
 
 
 def markdown(data: dict[str, Any]) -> str:
-    """The table of official ratings the README shows."""
-    settings = data["settings"]
-    lines = ["| mission | difficulty (95 %) | survival (95 %) |", "|---|---|---|"]
-    for name, value in data["ratings"].items():
-        spread = data["intervals"][name]
-        low, high = spread["survival_interval"]
-        lines.append(f"| {name} | {value:.1f} ± {spread['margin']:.1f} | "
-                     f"{spread['survival']:.0%} ({low:.0%}-{high:.0%}) |")
-    lines.append(f"\n{settings['crew']} crew, {settings['games']} games per mission, "
-                 f"seed {settings['seed']}")
+    """The table of official ratings the README and docs/simulation.md show."""
+    crews = list(data["crews"])
+    lines = ["| mission | " + " | ".join(f"{crew} (95 %)" for crew in crews) + " |",
+             "|---|" + "---|" * len(crews)]
+    for name in OFFICIAL:
+        cells = []
+        for crew in crews:
+            value = data["crews"][crew]["ratings"][name]
+            spread = data["crews"][crew]["intervals"][name]
+            low, high = spread["survival_interval"]
+            cells.append(f"{value:.1f} ± {spread['margin']:.1f}, survived "
+                         f"{spread['survival']:.0%} ({low:.0%}-{high:.0%})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    games = {str(data["crews"][crew]["settings"]["games"]) for crew in crews}
+    lines.append(f"\nDifficulty 0-100 (± its 95 % interval) and survival (its 95 % interval) "
+                 f"from {'/'.join(sorted(games))} games per mission and crew, seed 0; the "
+                 f"default crew of every rating is {data['default']}.")
     return "\n".join(lines)
 
 
+#: The pages that show the table, between these markers (in a checkout of the repository).
+PAGES = ("README.md", "docs/simulation.md")
+START, END = "<!-- calibration:start -->", "<!-- calibration:end -->"
+
+
+def update_pages(data: dict[str, Any], root: Path = _PACKAGE.parent) -> list[Path]:
+    """Writes the table between the markers of the pages that have them; returns those."""
+    written = []
+    for name in PAGES:
+        page = root / name
+        if not page.is_file():
+            continue  # an installed package: no pages to keep in step
+        text = page.read_text("utf-8")
+        if START not in text or END not in text:
+            continue
+        head, rest = text.split(START, 1)
+        tail = rest.split(END, 1)[1]
+        write_atomic(page, f"{head}{START}\n{markdown(data)}\n{END}{tail}")
+        written.append(page)
+    return written
+
+
 def main() -> None:
-    """Recomputes ``calibration.json`` (written atomically) and prints the README's table."""
-    data = compute(jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    """Recomputes ``calibration.json`` (written atomically), the pages' tables, and prints
+    the table."""
+    jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+    data = compute(jobs=jobs, progress=lambda line: print(line, file=sys.stderr))
     write_atomic(CALIBRATION, json.dumps(data, indent=2) + "\n")
+    load.cache_clear()
+    for page in update_pages(data):
+        print(f"updated the table of {page}", file=sys.stderr)
     print(markdown(data))
 
 

@@ -131,8 +131,12 @@ def simulate_campaign(campaign: Campaign, *, games: int = 100, crew: str = "heur
 
     With ``jobs > 1`` the games run in worker processes (``montecarlo.in_workers``, the
     mission simulation's pool); each game depends only on the seed and its index, so the
-    statistics are the same for every ``jobs``.
+    statistics are the same for every ``jobs`` (0: every core).
     """
+    if jobs <= 0:
+        from authoring._workers import default_jobs
+
+        jobs = default_jobs()
     make_crew(crew)  # refuses an unknown crew before any game
     stats = CampaignStats(campaign.id, len(campaign.missions), crew, games, seed)
     indexes = list(range(games))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from authoring.engine import Plan, make_crew_plan
 from authoring.engine.game import Game, ShipDestroyed, initial_state
@@ -39,6 +40,9 @@ from authoring.engine.setup import Setup
 from authoring.engine.ship import SPACE, SQUAD_STATIONS
 from authoring.engine.state import ACTIVE_THREAT, PENDING, State, ThreatState
 from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
+
+if TYPE_CHECKING:
+    from authoring.simulation.horizon import Playable
 
 SLOTS = 12
 UR, UW, UB, LR, LW, LB = range(6)
@@ -133,16 +137,20 @@ class HeuristicCrew:
     """Plans a mission turn by turn with the rules of the module docstring."""
 
     name = "heuristic"
+    omniscient = False
 
     def __init__(self, look_seed: int = 0, style: Style | None = None) -> None:
         self.look_seed = look_seed
         self.style = style or Style()
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
-             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
+             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,
+             playable: Playable | None = None, damage_seed: int | None = None) -> Plan:
         """Returns a plan for ``figures`` crew members knowing the threats of ``setup``.
 
         Slots before ``first_turn`` are taken from ``fixed`` (one token list per figure).
+        The rules look at the board only (``damage_seed`` is not used); ``playable`` is
+        applied by the phase-by-phase driver (authoring/simulation/horizon.py).
         """
         tokens = [["-"] * SLOTS for _ in range(figures)]
         for member, locked in enumerate(fixed[:figures]):

@@ -6,9 +6,10 @@ with the engine and a damage-token seed. Game ``i`` of a run with seed ``s`` use
 ``random.Random(f"{s}:{i}")``, so results do not depend on how games are spread over
 processes (``jobs``).
 
-The crew plans with the information a table has (the simplification is stated in
-``CREW_SIMPLIFICATION``): the plan for phase 1 (turns 1-3) knows only the threats announced
-in phase 1; turns 4-12 are planned knowing every threat.
+The crews and what each models are in docs/simulation.md: ``heuristic`` (rules of thumb) and
+``planner`` (the solver's local search) play phase by phase, knowing only the threats
+announced so far (``horizon.plan_by_phase``); ``omniscient`` plans once knowing the whole
+draw, damage tokens too (an upper bound).
 """
 
 from __future__ import annotations
@@ -16,42 +17,43 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from authoring._workers import worker_pool
-from authoring.engine import Plan, make_crew_plan, resolve
+from authoring.engine import Plan, make_crew_plan
+from authoring.engine.cores import resolve_batch
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
+from authoring.simulation.horizon import Crew, Playable, plan_by_phase
+from authoring.simulation.omniscient import OmniscientCrew
 from authoring.simulation.planner import PlanningCrew
 
 T = TypeVar("T")
 
 CREW_SIMPLIFICATION = (
-    "action cards are not modelled: every crew member may play any action (no heroic "
-    "actions, no tripping) in any turn; a real hand of 5 cards per phase, incoming data and "
-    "transfers limit this, so the crews are somewhat stronger than a table with the same plan "
-    "skill. Information is modelled: turns 1-3 are planned knowing only the threats "
-    "announced in phase 1.")
+    "action cards are not modelled: every crew member may play any action (no tripping; "
+    "heroic actions only for the planner and omniscient crews) in any turn; a real hand of 5 "
+    "cards per phase, incoming data and transfers limit this, so the crews are somewhat "
+    "stronger than a table with the same plan skill. Information is modelled: the heuristic "
+    "and planner crews fix each phase's cards knowing only the threats announced so far; the "
+    "omniscient crew knows the whole draw, damage tokens too (an upper bound).")
 
+__all__ = ["CREWS", "CREW_SIMPLIFICATION", "Crew", "GameOutcome", "SimulationStats",
+           "make_crew", "plan_game", "simulate", "simulate_with"]
 
-class Crew(Protocol):
-    """A crew model: plans a mission's 12 turns for a number of figures."""
-
-    name: str
-
-    def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
-             first_turn: int = 1, seed: int = 0, last_turn: int = 12) -> Plan:
-        """Returns the crew's plan; only turns ``first_turn`` … ``last_turn`` are new."""
-
-
-CREWS: dict[str, type] = {"heuristic": HeuristicCrew, "planner": PlanningCrew}
+CREWS: dict[str, type] = {"heuristic": HeuristicCrew, "planner": PlanningCrew,
+                          "omniscient": OmniscientCrew}
+#: The options each crew takes (``simulate_with`` passes only these on).
+CREW_OPTIONS: dict[str, tuple[str, ...]] = {
+    "heuristic": (), "planner": ("iterations", "seeds", "styles", "sweeps"),
+    "omniscient": ("iterations", "styles", "sweeps")}
 
 
 def make_crew(name: str, **options: Any) -> Crew:
-    """Returns a crew model by name (``heuristic`` or ``planner``)."""
+    """Returns a crew model by name (``heuristic``, ``planner`` or ``omniscient``)."""
     if name not in CREWS:
         raise ValueError(f"unknown crew {name!r}: expected one of {', '.join(CREWS)}")
     crew: Crew = CREWS[name](**options)
@@ -150,26 +152,27 @@ def _blank_plan(figures: int, seed: int) -> Plan:
     return Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)), seed=seed)
 
 
-def plan_game(mission: Mission, crew: Crew, rng: random.Random) -> tuple[Setup, Plan]:
-    """Draws a game's threats and trajectories and lets the crew plan it phase by phase.
+def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
+              playable: Playable | None = None) -> tuple[Setup, Plan]:
+    """Draws a game's threats and trajectories and lets the crew plan it.
 
     Draws from ``rng`` in a fixed order (setup seed, plan seed); the caller draws the
-    damage-token seed after this.
+    damage-token seed after this (the omniscient crew is shown that seed beforehand, without
+    changing the order). The heuristic and planner crews plan phase by phase
+    (``horizon.plan_by_phase``).
     """
     figures = figures_for(mission)
     setup = setup_from_mission(mission, _blank_plan(figures, rng.randrange(1 << 30)),
                                figures=figures)
-    end_of_phase_1 = mission.phases[0]
-    threats = mission.threats()
-    played = [t for t in threats if not (t.unconfirmed and figures < 5)]
-    early_keys = {(t.turn, t.zone) for t in played if t.at < end_of_phase_1}
-    early = Setup(tuple(e for e in setup.threats if (e.turn, e.zone) in early_keys),
-                  setup.trajectories, setup.players, level=setup.level)
     plan_seed = rng.randrange(1 << 30)
-    first = crew.plan(early, figures, seed=plan_seed, last_turn=3)
-    fixed = [[a.token() for a in member.actions[:3]] for member in first.crew]
-    plan = crew.plan(setup, figures, fixed=fixed, first_turn=4, seed=plan_seed + 1)
-    return setup, plan
+    if crew.omniscient:
+        ahead = rng.getstate()
+        damage_seed = rng.randrange(1 << 30)
+        rng.setstate(ahead)  # the caller draws the same seed for the resolution
+        return setup, crew.plan(setup, figures, seed=plan_seed, playable=playable,
+                                damage_seed=damage_seed)
+    return setup, plan_by_phase(mission, setup, crew, figures, seed=plan_seed,
+                                playable=playable)
 
 
 def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcome:
@@ -177,7 +180,8 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
     rng = random.Random(f"{seed}:{index}")
     setup, plan = plan_game(mission, crew, rng)
     threats = mission.threats()
-    result = resolve(setup, plan, seed=rng.randrange(1 << 30), record=False)
+    # one game per call here; the crews' searches batch their evaluations
+    result = resolve_batch([(setup, plan)], [rng.randrange(1 << 30)])[0]
     index_of: dict[tuple[int, str], int] = {(t.turn, str(t.zone)): i
                                             for i, t in enumerate(threats)}
     labels = threat_labels(mission)
@@ -220,6 +224,10 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
     if jobs <= 1 or games < 2:
         stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
         return stats
+    # A mission the engine cannot set up fails in every game: say so here, in game 0's words,
+    # rather than in those of whichever worker happens to fail first.
+    setup_from_mission(mission, _blank_plan(figures_for(mission), random.Random(
+        f"{seed}:0").randrange(1 << 30)), figures=figures_for(mission))
     stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed), indexes, jobs)
     return stats
 
@@ -246,28 +254,44 @@ def in_workers(play: Callable[[tuple[Any, ...]], list[T]], fixed: tuple[Any, ...
 SLOT_COUNT = SLOTS
 
 
+def crew_options(settings: Mapping[str, Any]) -> dict[str, int]:
+    """Returns the crew's options among G-rule style settings (a negative value: the
+    crew's calibrated default, ``calibration.CREW_SETTINGS``)."""
+    from authoring.simulation.calibration import CREW_SETTINGS
+
+    crew = str(settings["crew"])
+    if crew not in CREWS:
+        raise ValueError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
+    calibrated = CREW_SETTINGS[crew]
+    options = {}
+    for name in CREW_OPTIONS[crew]:
+        value = int(settings.get(name, -1))
+        options[name] = value if value >= 0 else int(calibrated[name])
+    return options
+
+
 def simulate_with(mission: Mission, settings: Mapping[str, Any], *,
                   jobs: int = 1) -> SimulationStats:
-    """Runs ``simulate`` with G-rule style settings (crew, games, seed, iterations, styles).
+    """Runs ``simulate`` with G-rule style settings (crew, games, seed and crew options).
 
-    The one place that turns those settings into a run, so that the linter, the calibration
-    and the pack ratings always simulate alike and stay on one scale. The last few runs are
-    kept: the G rules, the studio's Rate and a pack build ask for several figures of one
-    mission (G101, G102, G103, the rating), which is one simulation. Nobody changes a
-    ``SimulationStats`` once made, so one object can answer them all.
+    The one place that turns those settings into a run, so that the linter, ``simulate``,
+    the calibration and the ratings of sheets and pack pages always simulate alike and stay on
+    one scale. The last few runs are kept: the G rules, the studio's Rate and a pack build ask
+    for several figures of one mission (G101, G102, G103, the rating), which is one
+    simulation. Nobody changes a ``SimulationStats`` once made, so one object can answer them
+    all. ``jobs`` 0 uses every core this process may use.
     """
+    from authoring._workers import default_jobs
+
     crew = str(settings["crew"])
-    planner = crew == "planner"
     key = (crew, int(settings["games"]), int(settings["seed"]),
-           int(settings["iterations"]) if planner else 0,
-           int(settings.get("styles", 40)) if planner else 0)
-    return _simulated(mission, key, jobs)
+           tuple(sorted(crew_options(settings).items())))
+    return _simulated(mission, key, jobs if jobs > 0 else default_jobs())
 
 
 @functools.lru_cache(maxsize=8)
-def _simulated(mission: Mission, key: tuple[str, int, int, int, int],
+def _simulated(mission: Mission, key: tuple[str, int, int, tuple[tuple[str, int], ...]],
                jobs: int) -> SimulationStats:
-    crew, games, seed, iterations, styles = key
-    crew_options = {"iterations": iterations, "styles": styles} if crew == "planner" else {}
+    crew, games, seed, options = key
     return simulate(mission, games=games, crew=crew, seed=seed, jobs=jobs,
-                    crew_options=crew_options)
+                    crew_options=dict(options))

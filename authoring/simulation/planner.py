@@ -1,103 +1,66 @@
-"""The planning crew: local search over plans with the engine, seeded by the heuristic crew.
+"""The planning crew: the solver's local search, phase by phase, on the crew's own picture.
 
-It first lets the heuristic crew plan with ``styles`` styles (40 by default: who answers
-internal threats, how energy is spent, home posts) and keeps the plan the engine rates best
-on the crew's own damage-token seeds (the crew cannot know the real draw). From there it
-mutates one slot at a time (a random action for one crew member in one turn, or a swap of
-two neighbouring slots) and keeps a change when the engine scores the plan at least as well;
-simulated annealing lets it accept a slightly worse plan early on.
+A table that thinks ahead: at the end of each phase (``horizon.plan_by_phase``) it pictures
+the board with the threats announced so far, lets ``styles`` heuristic crews plan it, keeps
+the best and improves it for ``iterations`` neighbour evaluations with the solver's moves
+(``localsearch.PlanSearch``). Plans are rated by the engine on ``seeds`` damage-token seeds
+of the crew's own (a table cannot know the real draw). Heroic actions are allowed where the
+rule level has them.
+
+The budget is small on purpose: G103 rates a mission from 500 games of this crew in a few
+seconds (bench/rating.py). It models foresight and a shared plan, not a crew's mistakes.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 
-from authoring.engine import Plan, make_crew_plan
-from authoring.engine.cores import resolve_batch
-from authoring.engine.levels import get_level
-from authoring.engine.log import Result
+from authoring.engine import Plan
 from authoring.engine.setup import Setup
-from authoring.simulation.heuristic import SLOTS, HeuristicCrew, styles
+from authoring.simulation.heuristic import SLOTS
+from authoring.simulation.horizon import Playable
+from authoring.simulation.localsearch import PlanSearch, objective, to_plan
 
+__all__ = ["TOKENS", "PlanningCrew", "objective"]
+
+#: The plain actions (the rules' action-card halves without heroics), for callers that
+#: enumerate a slot's choices.
 TOKENS = ("-", "r", "b", "l", "A", "B", "C", "R")
-
-
-def objective(result: Result) -> float:
-    """Rates a resolution: survival first, then the score; a loss is better the later it is."""
-    if result.survived and result.score is not None:
-        return 1000.0 + result.score.total
-    destroyed = sum(t.points for t in result.threats if t.fate == "destroyed")
-    damage = sum(len(tokens) for tokens in result.damage.values())
-    return 40.0 * result.turn + destroyed - damage
-
-
-def evaluate(setup: Setup, slots: Sequence[Sequence[str]], seeds: Sequence[int]) -> float:
-    """Returns the mean objective of a plan over the planning seeds."""
-    plan = Plan(tuple(make_crew_plan(f"P{i + 1}", s) for i, s in enumerate(slots)))
-    # One batch call: the native engine core when it is built (the same results, faster).
-    results = resolve_batch([(setup, plan)] * len(seeds), seeds)
-    return sum(objective(result) for result in results) / len(seeds)
-
-
-def _tokens(plan: Plan) -> list[list[str]]:
-    return [[a.token() for a in member.actions] for member in plan.crew]
+#: Neighbours evaluated per round of the search (one engine batch call).
+BATCH = 8
 
 
 class PlanningCrew:
-    """Improves the heuristic plan by annealed local search with the engine."""
+    """Plans each phase by local search from the best heuristic style."""
 
     name = "planner"
+    omniscient = False
 
-    def __init__(self, iterations: int = 300, seeds: int = 2, styles: int = 40) -> None:
+    def __init__(self, iterations: int = 48, seeds: int = 2, styles: int = 8,
+                 sweeps: int = 0) -> None:
         self.iterations = iterations
         self.seeds = seeds
         self.styles = styles
-        self.heuristic = HeuristicCrew()
+        self.sweeps = sweeps
 
     def _seeds(self, seed: int) -> list[int]:
         """Returns the damage-token seeds the crew plans with (not the real draw's)."""
         rng = random.Random(f"planner-seeds:{seed}")
-        return [rng.randrange(1 << 30) for _ in range(self.seeds)]
+        return [rng.randrange(1 << 30) for _ in range(max(1, self.seeds))]
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
-             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
-        """Returns a searched plan; slots before ``first_turn`` stay as ``fixed``.
-
-        Only turns ``first_turn`` … ``last_turn`` are searched (the crew plans one phase at a
-        time); the later turns keep the heuristic's plan.
-        """
-        rng = random.Random(f"planner:{seed}")
-        seeds = self._seeds(seed)
-        start, score = None, -math.inf
-        for style in styles(random.Random(f"styles:{seed}"), max(1, self.styles)):
-            candidate_plan = HeuristicCrew(style=style).plan(
-                setup, figures, fixed=fixed, first_turn=first_turn, seed=seed)
-            value = evaluate(setup, _tokens(candidate_plan), seeds)
-            if value > score:
-                start, score = candidate_plan, value
-        assert start is not None
-        current = _tokens(start)
-        best, best_score = [m[:] for m in current], score
-        # rule level 1 (test runs) plays fewer turns: later slots must stay blank
-        span = range(first_turn - 1, min(last_turn, SLOTS, get_level(setup.level).turns))
-        if not span:
-            return start
-        for step in range(self.iterations):
-            temperature = 20.0 * (1 - step / self.iterations)
-            candidate = [m[:] for m in current]
-            member = rng.randrange(figures)
-            slot = rng.choice(span)
-            if rng.random() < 0.25 and slot + 1 in span:
-                row = candidate[member]
-                row[slot], row[slot + 1] = row[slot + 1], row[slot]
-            else:
-                candidate[member][slot] = rng.choice(TOKENS)
-            value = evaluate(setup, candidate, seeds)
-            if value >= score or (temperature > 0 and rng.random() < math.exp(
-                    (value - score) / temperature)):
-                current, score = candidate, value
-                if value > best_score:
-                    best, best_score = [m[:] for m in candidate], value
-        return Plan(tuple(make_crew_plan(f"P{i + 1}", s) for i, s in enumerate(best)))
+             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,
+             playable: Playable | None = None, damage_seed: int | None = None) -> Plan:
+        """Returns a searched plan for the board ``setup``; slots before ``first_turn`` stay
+        as ``fixed``. ``last_turn`` (the phase's end) is kept by the caller; the later turns
+        are searched too, as the sketch the phase's cards are chosen for."""
+        search = PlanSearch(setup, figures, self._seeds(seed), fixed=fixed,
+                            first_turn=first_turn, playable=playable)
+        start, value = search.best_start(self.styles, seed)
+        for _ in range(self.sweeps):  # the phase's own turns, card by card
+            start, value = search.sweep(start, value, last_turn=last_turn)
+        rounds = -(-self.iterations // BATCH)
+        best, _ = search.climb(start, value, rounds=rounds, batch=BATCH,
+                               rng=random.Random(f"planner:{seed}"))
+        return to_plan(best)

@@ -2,8 +2,9 @@
 
 ``lint`` (G103), ``sheets --rate``, pack pages and ``simulate`` all rate a mission through
 ``rate``: the simulation's difficulty (0-100, see ``SimulationStats.difficulty``) next to the
-official missions 1-8 rated by the same crew and settings (``calibration.json``), with 95 %
-intervals, so that a figure from 20 games is not read as more exact than it is.
+official missions 1-8 rated by the same crew (``calibration.json``), with 95 % intervals, so
+that a figure is not read as more exact than it is. By default all of them simulate with
+``calibration.DEFAULT_SETTINGS`` (``rate_mission``), so one mission gets one answer.
 
 * The difficulty's interval is the mean's normal interval: ``1.96 x s / sqrt(n)`` over the
   games' progress values (``s`` their sample standard deviation).
@@ -53,9 +54,10 @@ class Rating:
         return "extreme"
 
     def describe(self) -> str:
-        """One line: "40.5 ± 9.8 (95 %, 20 games; official missions 1-8: 33.0-56.7)"."""
-        return (f"{self.value:.1f} ± {self.margin:.1f} (95 %, {self.games} games; official "
-                f"missions 1-8: {self.low:.1f}-{self.high:.1f})")
+        """One line: "40.5 ± 2.1 (95 %, 500 games of the planner crew; official missions
+        1-8: 33.0-56.7)"."""
+        return (f"{self.value:.1f} ± {self.margin:.1f} (95 %, {self.games} games of the "
+                f"{self.crew} crew; official missions 1-8: {self.low:.1f}-{self.high:.1f})")
 
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:
@@ -70,27 +72,31 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate(stats: SimulationStats) -> Rating:
-    """The rating of a finished simulation on the calibrated scale."""
+def rate(stats: SimulationStats, *, calibrated: bool = True) -> Rating:
+    """The rating of a finished simulation on the calibrated scale of its crew.
+
+    ``calibrated=False`` leaves the official range out (0-100): the calibration itself.
+    """
     progress = stats.progress()
     n = len(progress)
     # one game says nothing about the spread
     margin = 100.0 * Z95 * statistics.stdev(progress) / math.sqrt(n) if n >= 2 else 100.0
-    low, high = official_range()
+    low, high = official_range(stats.crew) if calibrated else (0.0, 100.0)
     return Rating(round(stats.difficulty(), 1), round(margin, 1), low, high,
                   stats.survival_rate, wilson(round(stats.survival_rate * n), n), n,
                   stats.crew)
 
 
-def rate_mission(mission: Mission) -> tuple[Rating | None, str]:
-    """Rates ``mission`` with the G rules' settings; ``None`` and why when it cannot be."""
+def rate_mission(mission: Mission, *, jobs: int = 0) -> tuple[Rating | None, str]:
+    """Rates ``mission`` with the G rules' default settings (``jobs`` 0: every core);
+    ``None`` and why when it cannot be."""
     from authoring.engine import EngineError
     from authoring.simulation.montecarlo import simulate_with
 
     if not mission.threats():
         return None, "no threats to rate"
     try:
-        stats = simulate_with(mission, DEFAULT_SETTINGS)
+        stats = simulate_with(mission, DEFAULT_SETTINGS, jobs=jobs)
     except EngineError as error:
         return None, f"cannot simulate the mission: {error}"
     return rate(stats), ""

@@ -1,9 +1,11 @@
 """The stored calibration is what the current engine and crews give (a stale one fails).
 
-The G rules and the pack ratings place a mission on the scale of official missions 1-8 read
-from ``authoring/simulation/calibration.json``. A change to the engine, a crew or the default
-settings changes those figures; this test replays two of the eight (the simulation is
-deterministic for a seed, so the figures must match to the digit) and tells how to recompute.
+Every rating places a mission on the scale of official missions 1-8 under its crew, read from
+``authoring/simulation/calibration.json``. A change to the engine's rules, a crew, the settings
+or an official mission changes those figures: the file stores a checksum of those inputs,
+which must match the current one. Replaying all three crews would take minutes, so one cheap
+replay (the heuristic crew on Mission 1, a second or two) checks that the figures are indeed
+the simulation's.
 """
 
 from __future__ import annotations
@@ -14,32 +16,72 @@ import pytest
 
 from authoring._resources import data_dir
 from authoring.mission import load_mission
-from authoring.simulation.calibration import DEFAULT_SETTINGS, load, markdown
-from authoring.simulation.montecarlo import simulate_with
+from authoring.simulation.calibration import (
+    CREW_SETTINGS,
+    DEFAULT_CREW,
+    OFFICIAL,
+    input_files,
+    inputs_checksum,
+    load,
+    markdown,
+)
+from authoring.simulation.montecarlo import CREWS, simulate_with
 from authoring.simulation.rating import rate
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-
+ROOT = Path(__file__).resolve().parents[2]
 RECOMPUTE = "stale calibration: recompute with `python -m authoring.simulation.calibration`"
 
 
-def test_the_stored_settings_are_the_defaults_the_rules_use() -> None:
-    assert load()["settings"] == DEFAULT_SETTINGS, RECOMPUTE
-    assert sorted(load()["ratings"]) == [f"mission-{n}" for n in range(1, 9)]
+def test_the_stored_figures_were_computed_from_the_current_inputs() -> None:
+    assert load()["inputs_checksum"] == inputs_checksum(), RECOMPUTE
 
 
-@pytest.mark.parametrize("number", [1, 3])
-def test_official_missions_rate_as_stored(number: int) -> None:
-    mission = load_mission(data_dir("missions") / "official" / f"mission-{number}.yaml")
-    rated = rate(simulate_with(mission, DEFAULT_SETTINGS))
-    assert rated.value == load()["ratings"][f"mission-{number}"], RECOMPUTE
-    stored = load()["intervals"][f"mission-{number}"]
-    assert rated.margin == stored["margin"], RECOMPUTE
-    assert [round(x, 3) for x in rated.survival_interval] == stored["survival_interval"]
+def test_every_crew_is_calibrated_with_its_settings() -> None:
+    assert load()["default"] == DEFAULT_CREW
+    assert sorted(load()["crews"]) == sorted(CREWS) == sorted(CREW_SETTINGS)
+    for crew, table in load()["crews"].items():
+        assert table["settings"] == CREW_SETTINGS[crew], RECOMPUTE
+        assert tuple(table["ratings"]) == OFFICIAL == tuple(table["intervals"])
 
 
-def test_the_readme_shows_the_stored_ratings() -> None:
+def test_the_checksum_follows_the_crews_and_the_settings() -> None:
+    before = inputs_checksum()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(CREW_SETTINGS, "planner", {**CREW_SETTINGS["planner"], "games": 499})
+        assert inputs_checksum() != before
+    assert inputs_checksum() == before
+    names = {p.name for p in input_files()}
+    assert {"heuristic.py", "planner.py", "omniscient.py", "horizon.py", "game.py",
+            "moves.py", "mission-1.yaml"} <= names
+
+
+def test_prose_does_not_count_but_code_does(tmp_path: Path) -> None:
+    from authoring.simulation.calibration import _code_digest
+
+    versions = {
+        "base": 'def f() -> int:\n    """Doc."""\n    return 1\n',
+        "prose": 'def f() -> int:\n    """Other words."""\n    return 1  # a comment\n',
+        "code": 'def f() -> int:\n    """Doc."""\n    return 2\n'}
+    digests = {}
+    for name, text in versions.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+        digests[name] = _code_digest(tmp_path / f"{name}.py")
+    assert digests["base"] == digests["prose"] != digests["code"]
+
+
+def test_a_stored_rating_replays_to_the_digit() -> None:
+    mission = load_mission(data_dir("missions") / "official" / "mission-1.yaml")
+    rated = rate(simulate_with(mission, CREW_SETTINGS["heuristic"], jobs=1))
+    stored = load()["crews"]["heuristic"]
+    assert rated.value == stored["ratings"]["mission-1"], RECOMPUTE
+    assert rated.margin == stored["intervals"]["mission-1"]["margin"], RECOMPUTE
+    assert [round(x, 3) for x in rated.survival_interval] == \
+        stored["intervals"]["mission-1"]["survival_interval"], RECOMPUTE
+
+
+def test_the_readme_and_the_docs_show_the_stored_ratings() -> None:
     table = markdown(load()).split("\n\n")[0]
-    assert table in README.read_text("utf-8"), (
-        "README's table of official ratings differs from calibration.json: paste the table "
-        "`python -m authoring.simulation.calibration` prints")
+    for page in (ROOT / "README.md", ROOT / "docs/simulation.md"):
+        assert table in page.read_text("utf-8"), (
+            f"{page.name}'s table of official ratings differs from calibration.json: paste "
+            "the table `python -m authoring.simulation.calibration` prints")

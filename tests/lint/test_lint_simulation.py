@@ -16,8 +16,8 @@ from authoring.mission import load_mission
 from authoring.report.histogram import bins, svg_histogram, text_histogram
 from authoring.simulation import HeuristicCrew, PlanningCrew, simulate
 from authoring.simulation.heuristic import path
+from authoring.simulation.localsearch import PlanSearch
 from authoring.simulation.montecarlo import _blank_plan
-from authoring.simulation.planner import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 MISSION_1 = ROOT / "missions" / "official" / "mission-1.yaml"
@@ -56,10 +56,11 @@ def test_planner_never_does_worse_than_its_seed_plan() -> None:
     crew = PlanningCrew(iterations=60, seeds=2)
     heuristic = HeuristicCrew().plan(setup, 5, seed=7)
     planned = crew.plan(setup, 5, seed=7)
-    tokens = [[[a.token() for a in m.actions] for m in p.crew] for p in (heuristic, planned)]
-    # the search starts from the heuristic plan and keeps the best it saw on its own seeds
-    assert evaluate(setup, tokens[1], crew._seeds(7)) >= evaluate(setup, tokens[0],
-                                                                  crew._seeds(7))
+    search = PlanSearch(setup, 5, crew._seeds(7))
+    rows = [[list(m.codes) for m in p.crew] for p in (heuristic, planned)]
+    # the search starts from the heuristic plans and keeps the best it saw on its own seeds
+    planned_value, heuristic_value = search.evaluate([rows[1], rows[0]])
+    assert planned_value >= heuristic_value
 
 
 def test_simulation_is_deterministic_and_independent_of_jobs() -> None:
@@ -88,14 +89,15 @@ def test_histograms() -> None:
 def test_simulate_command(tmp_path: Path) -> None:
     plot = tmp_path / "scores.svg"
     result = CliRunner().invoke(app, ["simulate", str(MISSION_1), "--games", "4", "--seed",
-                                      "2", "--plot", str(plot)])
+                                      "2", "--plot", str(plot), "--crew", "heuristic"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("# cd-mission-1: 4 games, crew heuristic, seed 2\n")
     assert "score histogram (survived games):" in result.stdout
     assert result.stderr == f"wrote {plot}\n"
     assert plot.read_text("utf-8").startswith("<svg")
     data = json.loads(CliRunner().invoke(app, ["simulate", str(MISSION_1), "--games", "4",
-                                               "--seed", "2", "--json"]).stdout)
+                                               "--seed", "2", "--json", "--jobs", "1"]).stdout)
+    assert data["crew"] == "planner"  # the ratings' crew by default
     assert data["games"] == 4 and set(data) >= {"survival_rate", "difficulty", "killers"}
     bad = CliRunner().invoke(app, ["simulate", str(MISSION_1), "--crew", "genius"])
     assert bad.exit_code == 2

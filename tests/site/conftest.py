@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from authoring.publish import BuildOptions, BuildResult, PreviewServer, build_pack
+from authoring.simulation import rating
+from authoring.simulation.calibration import DEFAULT_SETTINGS
 from tests.site.helpers import PACK
 
 EPOCH = "1700000000"
@@ -22,6 +24,8 @@ def build_test_pack(tmp: Path, out_name: str = "site", cache: Path | None = None
         shutil.copytree(PACK, pack)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        # the default crew and scale from fewer games: 500 per mission take seconds each
+        mp.setattr(rating, "DEFAULT_SETTINGS", {**DEFAULT_SETTINGS, "games": 40})
         return build_pack(pack, tmp / out_name,
                           BuildOptions(strict=strict, cache_dir=cache or tmp / "cache",
                                        rate=True))

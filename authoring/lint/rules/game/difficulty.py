@@ -5,31 +5,33 @@ from the mission's decks, random trajectories unless pinned, random damage token
 reports the difficulty 0-100 (how far the crew falls short: half for survival, half for the
 share of threat points banked; see ``SimulationStats.difficulty``), the survival rate and
 the threat that most often destroys the ship, next to the range of official missions 1-8
-under the same settings (``authoring/simulation/calibration.json``). Both figures carry
-their 95 % interval (``authoring/simulation/rating.py``): 20 games rate a mission to about
-± 10 points, enough to tell a walk-over from a massacre, not two neighbours apart.
+under the same crew (``authoring/simulation/calibration.json``). Both figures carry their
+95 % interval (``authoring/simulation/rating.py``): 500 games rate a mission to about ± 2-3
+points. ``simulate``, ``sheets --rate`` and pack pages show the same rating (the same
+settings, the same games).
 
 **Why it matters.** Nobody can tell from the file whether a custom mission is fair; a rating
 on the official scale can.
 
-**Options.** ``crew`` (``planner`` or ``heuristic``), ``games`` (20), ``seed`` (0),
-``iterations`` (the planner's search steps per phase, 60), ``styles`` (heuristic styles
-the planner tries per phase, 40), ``jobs`` (processes, 1). The
-official range is calibrated for the defaults.
+**Options.** ``crew`` (``planner``, the default; ``heuristic``; ``omniscient``: see
+docs/simulation.md), ``games`` (500), ``seed`` (0), ``jobs`` (processes; 0: every core),
+and the crew's search options ``iterations``, ``styles``, ``seeds``, ``sweeps`` (-1: the
+crew's calibrated value). The official range is calibrated for each crew's defaults.
 
-The crews are models: action cards are not simulated (any action may be played), and they
-are far weaker than an experienced table; compare ratings, not absolute survival rates.
-This rule is opt-in (``--select G``).
+The crews are models: action cards are not simulated (any action may be played); the
+``heuristic`` and ``planner`` crews play phase by phase knowing only the threats announced so
+far, the ``omniscient`` one knows the whole draw. Compare ratings, not absolute survival
+rates. This rule is opt-in (``--select G``).
 
 Passes (no threats: nothing to rate)::
 
-    # options: {games: 2, iterations: 5, styles: 2}
+    # options: {games: 2, iterations: 5, styles: 2, jobs: 1}
     phases: ["3:45", "7:30", "10:00"]
     events: []
 
 Fails (a rating is always reported when there are threats)::
 
-    # options: {games: 2, iterations: 5, styles: 2}
+    # options: {games: 2, iterations: 5, styles: 2, jobs: 1}
     phases: ["3:45", "7:30", "10:00"]
     events:  # <- G103
       - {at: "0:10", threat: {turn: 1, zone: red}}
@@ -43,14 +45,14 @@ from authoring.engine import EngineError
 from authoring.lint.context import LintContext
 from authoring.lint.rule import Finding, Options
 from authoring.lint.rules._util import EVENTS_KEY
-from authoring.simulation.calibration import DEFAULT_SETTINGS
+from authoring.simulation.calibration import SIMULATION_OPTIONS
 from authoring.simulation.rating import rate
 
 CODE = "G103"
 NAME = "difficulty-rating"
 SEVERITY = "info"
 NEEDS = "simulation"
-DEFAULTS: dict[str, object] = {**DEFAULT_SETTINGS, "jobs": 1}
+DEFAULTS: dict[str, object] = {**SIMULATION_OPTIONS}
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
@@ -59,7 +61,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
         return
     try:
         stats = ctx.simulation(options)
-    except EngineError as error:
+    except (EngineError, ValueError) as error:  # ValueError: an unknown crew in the options
         yield Finding(EVENTS_KEY, f"cannot simulate the mission: {error}", key=True)
         return
     rating = rate(stats)
@@ -67,5 +69,5 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     killer = stats.killers().most_common(1)
     worst = f"; most often lost to {killer[0][0]}" if killer else ""
     yield Finding(EVENTS_KEY, f"difficulty {rating.describe()}; survived "
-                  f"{rating.survival:.0%} ({survival_low:.0%}-{survival_high:.0%}) of "
-                  f"{rating.games} games with the {rating.crew} crew{worst}", key=True)
+                  f"{rating.survival:.1%} ({survival_low:.1%}-{survival_high:.1%}){worst}",
+                  key=True)

@@ -1,0 +1,195 @@
+"""The search the planning and omniscient crews share: the solver's moves, batched evaluations.
+
+A plan is a list of rows of encoded actions (``engine.plan.encode``), one row of 12 per
+figure, as in the solver (authoring/solve/moves.py). The search:
+
+1. starts from the best of a few heuristic crews (``heuristic.Style`` variations) planning the
+   same board;
+2. climbs: each round proposes ``batch`` neighbours with the solver's ``Mover`` (change, swap,
+   shift or delay cards, trade sub-plans between figures) and keeps the best one when it
+   rates at least as well as the current plan (a plateau move keeps the search walking).
+
+Every round is one ``resolve_batch`` call over all neighbours and all damage-token seeds, so
+the search runs on the fastest engine core with one foreign call per round. The seeds are
+the crew's picture of the damage tokens (the planning crew: a few seeds of its own, never the
+real draw; the omniscient crew: the real draw's seed). Slots before ``first_turn`` are
+fixed (played phases) and never change.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from authoring.engine.cores import resolve_batch
+from authoring.engine.levels import get_level
+from authoring.engine.log import Result
+from authoring.engine.plan import HEROIC_BIT, KIND_MASK, SLOTS, Action, CrewPlan, Plan
+from authoring.engine.setup import Setup
+from authoring.simulation.heuristic import HeuristicCrew, styles
+from authoring.simulation.horizon import Playable, phase_turns
+from authoring.solve.moves import Mover, alphabet, fix_heroics, is_heroic
+
+Rows = list[list[int]]
+
+#: The value of a lost game at its best (survival always rates above any loss).
+SURVIVED = 1000.0
+
+
+def objective(result: Result) -> float:
+    """Rates a resolution: survival first, then the score; a loss is better the later it is."""
+    if result.survived and result.score is not None:
+        return SURVIVED + result.score.total
+    destroyed = sum(t.points for t in result.threats if t.fate == "destroyed")
+    damage = sum(len(tokens) for tokens in result.damage.values())
+    return 40.0 * result.turn + destroyed - damage
+
+
+_ACTIONS: dict[int, Action] = {}
+
+
+def decode(code: int) -> Action:
+    """Returns the action of an encoded slot (never tripped: crews do not trip)."""
+    action = _ACTIONS.get(code)
+    if action is None:  # actions are immutable: one object per code serves every plan
+        action = _ACTIONS[code] = Action(code & KIND_MASK, bool(code & HEROIC_BIT),
+                                         (code >> 8) - 1)
+    return action
+
+
+def to_plan(rows: Sequence[Sequence[int]]) -> Plan:
+    """Returns the engine plan of encoded rows (crew labels P1, P2 …)."""
+    crew = []
+    for i, row in enumerate(rows):
+        member = CrewPlan(f"P{i + 1}", tuple(decode(c) for c in row))
+        member.__dict__["codes"] = tuple(row)  # the cached encoding: the rows already are it
+        crew.append(member)
+    return Plan(tuple(crew))
+
+
+class PlanSearch:
+    """Searches plans of one board for one crew picture of the damage tokens."""
+
+    def __init__(self, setup: Setup, figures: int, seeds: Sequence[int], *,
+                 fixed: Sequence[Sequence[str]] = (), first_turn: int = 1,
+                 playable: Playable | None = None) -> None:
+        self.setup = setup
+        self.figures = figures
+        self.seeds = list(seeds)
+        self.fixed = [list(row) for row in fixed]
+        self.first_turn = first_turn
+        self.playable = playable
+        rules = get_level(setup.level)
+        self.turns = min(SLOTS, rules.turns)
+        self.heroics = rules.heroics
+        self.evaluations = 0
+
+    def evaluate(self, candidates: Sequence[Rows]) -> list[float]:
+        """Returns each candidate's mean objective over the seeds (one batch call)."""
+        if not candidates:
+            return []
+        plans = [to_plan(self._playable(rows)) for rows in candidates]
+        games = [(self.setup, plan) for plan in plans for _ in self.seeds]
+        results = resolve_batch(games, self.seeds * len(plans))
+        self.evaluations += len(plans)
+        n = len(self.seeds)
+        return [sum(objective(r) for r in results[i * n:(i + 1) * n]) / n
+                for i in range(len(plans))]
+
+    def _playable(self, rows: Rows) -> Rows:
+        if self.playable is None:
+            return rows
+        from authoring.engine.plan import encode, parse_action
+
+        tokens = [[decode(c).token() for c in row] for row in rows]
+        for first, last in phase_turns(self.setup.level):
+            if last >= self.first_turn:
+                tokens = self.playable(tokens, max(first, self.first_turn), last)
+        return [[encode(parse_action(t)) for t in row] for row in tokens]
+
+    def starts(self, count: int, seed: int) -> list[Rows]:
+        """Returns the plans of ``count`` heuristic styles on this board (the default first)."""
+        out = []
+        for style in styles(random.Random(f"styles:{seed}"), max(1, count)):
+            plan = HeuristicCrew(style=style).plan(
+                self.setup, self.figures, fixed=self.fixed, first_turn=self.first_turn,
+                seed=seed)
+            out.append([list(member.codes) for member in plan.crew])
+        return out
+
+    def best_start(self, count: int, seed: int) -> tuple[Rows, float]:
+        """Returns the best heuristic style's plan and its value; the previous phase's sketch
+        (the later slots of ``fixed``) competes too when there is one."""
+        candidates = self.starts(count, seed)
+        if self.first_turn > 1 and self.fixed and any(
+                token != "-" for row in self.fixed for token in row[self.first_turn - 1:]):
+            from authoring.engine.plan import encode, parse_action
+
+            candidates.append([[encode(parse_action(t)) for t in row] for row in self.fixed])
+        values = self.evaluate(candidates)
+        best = max(range(len(candidates)), key=lambda i: (values[i], -i))
+        return candidates[best], values[best]
+
+    def sweep(self, start: Rows, value: float, *, last_turn: int = SLOTS) -> tuple[Rows, float]:
+        """One pass of coordinate descent: for each turn from ``first_turn`` to ``last_turn``
+        and each figure, every other card of the alphabet in one batch; the best one is kept
+        when it rates higher (the solver's greedy start, from a plan instead of blanks)."""
+        cards = alphabet(self.heroics)
+        current, current_value = [row[:] for row in start], value
+        for slot in range(self.first_turn - 1, min(last_turn, self.turns)):
+            for member in range(self.figures):
+                keep = current[member][slot]
+                neighbours = []
+                for card in cards:
+                    if card == keep:
+                        continue
+                    candidate = [row[:] for row in current]
+                    candidate[member][slot] = card
+                    fix_heroics(candidate[member], slot)
+                    self._keep_fixed(candidate, current)
+                    neighbours.append(candidate)
+                values = self.evaluate(neighbours)
+                best = max(range(len(values)), key=lambda i: (values[i], -i))
+                if values[best] > current_value:
+                    current, current_value = neighbours[best], values[best]
+        return current, current_value
+
+    def climb(self, start: Rows, value: float, *, rounds: int, batch: int,
+              rng: random.Random) -> tuple[Rows, float]:
+        """Improves ``start`` by ``rounds`` rounds of ``batch`` neighbours; returns the best."""
+        if self.first_turn > self.turns or rounds <= 0:
+            return start, value
+        mover = Mover(range(self.figures), self.heroics, rng, self.turns)
+        current, current_value = start, value
+        for _ in range(rounds):
+            seen = {_key(current)}
+            neighbours = []
+            for _ in range(batch):
+                candidate = self._keep_fixed(mover.propose(current), current)
+                key = _key(candidate)
+                if key not in seen:
+                    seen.add(key)
+                    neighbours.append(candidate)
+            values = self.evaluate(neighbours)
+            if not values:
+                continue
+            best = max(range(len(values)), key=lambda i: (values[i], -i))
+            if values[best] >= current_value:
+                current, current_value = neighbours[best], values[best]
+        return current, current_value
+
+    def _keep_fixed(self, candidate: Rows, current: Rows) -> Rows:
+        """Restores the played slots a move touched (their heroic card stays the one kept)."""
+        keep = self.first_turn - 1
+        if keep <= 0:
+            return candidate
+        for row, old in zip(candidate, current, strict=True):
+            row[:keep] = old[:keep]
+            heroic = [j for j, code in enumerate(row) if is_heroic(code)]
+            if len(heroic) > 1:
+                fix_heroics(row, heroic[0])
+        return candidate
+
+
+def _key(rows: Rows) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(row) for row in rows)
