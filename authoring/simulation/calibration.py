@@ -48,7 +48,7 @@ OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: Engine modules that do not take part in a game's resolution (other cores, evaluators).
-_NOT_RULES = frozenset({"cores.py", "evaluator.py", "exact.py", "estimate.py"})
+_NOT_RULES = frozenset({"cores.py", "ccore.py", "evaluator.py", "exact.py", "estimate.py"})
 
 
 @cache
