@@ -198,3 +198,20 @@ def compare_cores(cases: Sequence[Case], reference: Core, cores: Mapping[str, Co
                                f"{plan_path.parent / 'mission.yaml'} {plan_path} (and the same "
                                f"through authoring.engine.cores.get_core({name!r}))")
     return reports
+
+
+def check_chunk(job: tuple[int, int, str, tuple[str, ...]]) -> tuple[int, list[str]]:
+    """Plays ``count`` random cases drawn from their own seed through the reference and the
+    named cores (a worker process's share of the bulk run); returns the count and the reports.
+
+    Each chunk has its own seed, so the games played do not depend on how many workers share
+    the run (``tests/engine/test_differential.py``)."""
+    from authoring.engine.cores import PYTHON, get_core
+
+    seed, count, failures, names = job
+    rng = random.Random(seed)
+    cases = [random_case(rng) for _ in range(count)]
+    reports = compare_cores(cases, get_core(PYTHON), {name: get_core(name) for name in names},
+                            Path(failures))
+    return count, reports
+
