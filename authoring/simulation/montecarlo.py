@@ -24,6 +24,7 @@ from authoring._workers import worker_pool
 from authoring.engine import Plan, make_crew_plan, resolve
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
+from authoring.simulation.dealing import crew_plan, deal_for
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
 from authoring.simulation.planner import PlanningCrew
 
@@ -150,11 +151,13 @@ def _blank_plan(figures: int, seed: int) -> Plan:
     return Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)), seed=seed)
 
 
-def plan_game(mission: Mission, crew: Crew, rng: random.Random) -> tuple[Setup, Plan]:
+def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
+              hands: bool = False) -> tuple[Setup, Plan]:
     """Draws a game's threats and trajectories and lets the crew plan it phase by phase.
 
     Draws from ``rng`` in a fixed order (setup seed, plan seed); the caller draws the
-    damage-token seed after this.
+    damage-token seed after this. With ``hands`` the crew is dealt its action cards
+    (``dealing.py``, seeded from the plan seed) and plays only them.
     """
     figures = figures_for(mission)
     setup = setup_from_mission(mission, _blank_plan(figures, rng.randrange(1 << 30)),
@@ -166,16 +169,20 @@ def plan_game(mission: Mission, crew: Crew, rng: random.Random) -> tuple[Setup, 
     early = Setup(tuple(e for e in setup.threats if (e.turn, e.zone) in early_keys),
                   setup.trajectories, setup.players, level=setup.level)
     plan_seed = rng.randrange(1 << 30)
-    first = crew.plan(early, figures, seed=plan_seed, last_turn=3)
+    dealt = deal_for(mission, [f"P{i + 1}" for i in range(figures)], plan_seed, setup.level) \
+        if hands else None
+    first = crew_plan(crew, dealt, early, figures, seed=plan_seed, last_turn=3)
     fixed = [[a.token() for a in member.actions[:3]] for member in first.crew]
-    plan = crew.plan(setup, figures, fixed=fixed, first_turn=4, seed=plan_seed + 1)
+    plan = crew_plan(crew, dealt, setup, figures, fixed=fixed, first_turn=4,
+                     seed=plan_seed + 1)
     return setup, plan
 
 
-def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcome:
-    """Plays game ``index`` of a run: draw, plan phase by phase, resolve."""
+def play_game(mission: Mission, crew: Crew, seed: int, index: int, *,
+              hands: bool = False) -> GameOutcome:
+    """Plays game ``index`` of a run: draw, (deal,) plan phase by phase, resolve."""
     rng = random.Random(f"{seed}:{index}")
-    setup, plan = plan_game(mission, crew, rng)
+    setup, plan = plan_game(mission, crew, rng, hands=hands)
     threats = mission.threats()
     result = resolve(setup, plan, seed=rng.randrange(1 << 30), record=False)
     index_of: dict[tuple[int, str], int] = {(t.turn, str(t.zone)): i
@@ -201,15 +208,19 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
                        killers, destroyed, (damage[0], damage[1], damage[2]), best)
 
 
-def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, list[int]]) -> list[GameOutcome]:
-    mission, crew_name, options, seed, indexes = args
+def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, bool, list[int]]
+                ) -> list[GameOutcome]:
+    mission, crew_name, options, seed, hands, indexes = args
     crew = make_crew(crew_name, **options)
-    return [play_game(mission, crew, seed, i) for i in indexes]
+    return [play_game(mission, crew, seed, i, hands=hands) for i in indexes]
 
 
 def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
-             jobs: int = 1, crew_options: dict[str, Any] | None = None) -> SimulationStats:
+             jobs: int = 1, crew_options: dict[str, Any] | None = None,
+             hands: bool = False) -> SimulationStats:
     """Plays ``games`` games and returns the statistics (deterministic for a seed).
+
+    ``hands``: the crew plays only the action cards dealt to it (docs/rules.md §16).
 
     With ``jobs > 1`` the games run in spawned worker processes: a script that calls this
     must guard its entry point with ``if __name__ == "__main__":`` as usual.
@@ -218,9 +229,10 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
     stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
     indexes = list(range(games))
     if jobs <= 1 or games < 2:
-        stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
+        stats.outcomes = _play_chunk((mission, crew, options, seed, hands, indexes))
         return stats
-    stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed), indexes, jobs)
+    stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed, hands), indexes,
+                                jobs)
     return stats
 
 
