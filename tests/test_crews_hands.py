@@ -8,9 +8,9 @@ import pytest
 
 from authoring._resources import data_dir
 from authoring.engine import Plan, make_crew_plan, setup_from_mission
-from authoring.engine.hands import check, playable
+from authoring.engine.hands import check, mission_events, playable
 from authoring.mission import load_mission
-from authoring.simulation.dealing import crew_plan, deal_for, mission_events
+from authoring.simulation.dealing import deal_for
 from authoring.simulation.heuristic import HeuristicCrew
 from authoring.simulation.montecarlo import plan_game, simulate
 from authoring.simulation.planner import PlanningCrew

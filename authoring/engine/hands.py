@@ -42,11 +42,11 @@ from __future__ import annotations
 import json
 import random
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from authoring.engine.errors import PlanError, SetupError
 from authoring.engine.plan import (
@@ -66,6 +66,9 @@ from authoring.engine.plan import (
 from authoring.engine.plan import BLUE as MOVE_BLUE
 from authoring.engine.plan import RED as MOVE_RED
 from authoring.engine.ship import TURN_PHASE
+
+if TYPE_CHECKING:
+    from authoring.mission.model import Mission
 
 INCOMING_DATA: Final = "incoming_data"
 DATA_TRANSFER: Final = "data_transfer"
@@ -152,6 +155,18 @@ def timeline(events: Iterable[tuple[int, str]]) -> tuple[Moment, ...]:
         by_phase[phase - 1].append(Moment(phase, kind))
     return tuple(m for phase in range(1, PHASES + 1)
                  for m in (Moment(phase, DEAL), *by_phase[phase - 1]))
+
+
+def mission_events(mission: Mission) -> list[tuple[int, str]]:
+    """A mission's incoming data and data transfers as ``(phase, kind)`` in time order.
+
+    The adapter from a mission (like ``setup.setup_from_mission``); a test run's phases past
+    the third fold into phase 3.
+    """
+    from authoring.mission.model import event_key
+
+    return [(min(PHASES, mission.phase_of(event.at)), event_key(event))
+            for event in mission.events if event_key(event) in (INCOMING_DATA, DATA_TRANSFER)]
 
 
 def cards_per_phase(players: int, figures: int) -> tuple[int, int, int]:
@@ -270,36 +285,65 @@ def half_of(action: Action) -> str | None:
     return action.token().rstrip("!")
 
 
-class Matcher:
-    """Plays a plan's slots one at a time against the hands (see the module docstring)."""
+HALVES: Final = ("r", "b", "l", "A", "B", "C", "R")
 
-    def __init__(self, hands: Hands, labels: Sequence[str]) -> None:
-        if tuple(labels) != hands.labels:
-            raise PlanError(f"expected the crew the hands were dealt to "
-                            f"({' '.join(hands.labels)}), got {' '.join(labels)}")
-        self.hands = hands
-        self.labels = tuple(labels)
-        seat = {label: i for i, label in enumerate(hands.players)}
-        # the row key of a crew member: its player seat, or -1 for any android (pooled)
-        self.row_key = [seat.get(label, -1) for label in labels]
+
+class _Network:
+    """The flow network of one deal, built once and shared by every ``Matcher`` of it.
+
+    Node 0 is the sink. A card group (holder, card, moment) drains into the sink with its
+    count; a slot group (row key, phase, half) reaches the card groups it may use, and for a
+    player the gift nodes of the other players' transfers; a gift is a capacity-1 edge from
+    its inlet to its outlet, which reaches the giver's cards held before the transfer.
+    """
+
+    def __init__(self, hands: Hands) -> None:
         self.to: list[int] = []
         self.cap: list[int] = []
-        self.adj: list[list[int]] = [[]]  # node 0 is the sink
-        self.groups: list[tuple[int, Card, int, int]] = []  # (holder, card, moment, node)
+        self.adj: list[list[int]] = [[]]
         counts: dict[tuple[int, Card, int], int] = {}
         for holder, cards in enumerate(hands.held):
             for card, when in cards:
                 counts[holder, card, when] = counts.get((holder, card, when), 0) + 1
+        groups = []
         for (holder, card, when), count in counts.items():
             node = self._node()
             self._edge(node, _SINK, count)
-            self.groups.append((holder, card, when, node))
-        self.slots: dict[tuple[int, int, str], int] = {}
+            groups.append((holder, card, when, node))
+        moments = hands.moments
+        givers = range(len(hands.held))
         self.gifts: dict[tuple[int, int, str], int] = {}   # -> the gift's capacity-1 edge
         self.gift_key: dict[int, tuple[int, int]] = {}     # that edge -> (giver, moment)
-        self.budget: dict[tuple[int, int], int] = {}       # gifts in use per giver, moment
-        self.heroic_used = [False] * len(self.labels)
-        self.forbid: dict[tuple[int, int], str] = {}       # exact check: the one half given
+        inlets: dict[tuple[int, int, str], int] = {}
+        for when, moment in enumerate(moments):
+            if moment.kind != DATA_TRANSFER:
+                continue
+            for giver in givers:
+                for half in HALVES:
+                    inlet, outlet = self._node(), self._node()
+                    edge = self._edge(inlet, outlet, 1)
+                    self.gifts[giver, when, half] = edge
+                    self.gift_key[edge] = (giver, when)
+                    inlets[giver, when, half] = inlet
+                    for holder, card, arrived, group in groups:
+                        if holder == giver and arrived < when and half in card.halves:
+                            self._edge(outlet, group, _INF)
+        self.slots: dict[tuple[int, int, str], int] = {}
+        for key in (*givers, -1):  # -1: any android, whose cards any player lays
+            for phase in range(1, PHASES + 1):
+                for half in HALVES:
+                    node = self._node()
+                    self.slots[key, phase, half] = node
+                    for holder, card, when, group in groups:
+                        if half in card.halves and moments[when].phase <= phase \
+                                and key in (holder, -1):
+                            self._edge(node, group, _INF)
+                    if key < 0:
+                        continue
+                    # a player may play a card another player gave in a transfer
+                    for (giver, when, gift_half), inlet in inlets.items():
+                        if giver != key and gift_half == half and moments[when].phase <= phase:
+                            self._edge(node, inlet, _INF)
 
     def _node(self) -> int:
         self.adj.append([])
@@ -312,37 +356,31 @@ class Matcher:
         self.adj[tail].append(len(self.to) - 1)
         return len(self.to) - 2
 
-    def _slot_node(self, key: int, phase: int, half: str) -> int:
-        node = self.slots.get((key, phase, half))
-        if node is not None:
-            return node
-        node = self._node()
-        self.slots[key, phase, half] = node
-        moments = self.hands.moments
-        for holder, card, when, group in self.groups:
-            if half in card.halves and moments[when].phase <= phase and key in (holder, -1):
-                self._edge(node, group, _INF)
-        if key >= 0:  # a player may play a card another player gave in a transfer
-            for when, moment in enumerate(moments):
-                if moment.kind != DATA_TRANSFER or moment.phase > phase:
-                    continue
-                for giver in range(len(self.hands.held)):
-                    if giver != key:
-                        self._edge(node, self._gift_node(giver, when, half), _INF)
-        return node
 
-    def _gift_node(self, giver: int, when: int, half: str) -> int:
-        edge = self.gifts.get((giver, when, half))
-        if edge is not None:
-            return self.to[edge ^ 1]
-        inlet, outlet = self._node(), self._node()
-        edge = self._edge(inlet, outlet, 1)
-        self.gifts[giver, when, half] = edge
-        self.gift_key[edge] = (giver, when)
-        for holder, card, arrived, group in self.groups:
-            if holder == giver and arrived < when and half in card.halves:
-                self._edge(outlet, group, _INF)
-        return inlet
+@lru_cache(maxsize=8)
+def _network(hands: Hands) -> _Network:
+    return _Network(hands)
+
+
+class Matcher:
+    """Plays a plan's slots one at a time against the hands (see the module docstring)."""
+
+    def __init__(self, hands: Hands, labels: Sequence[str]) -> None:
+        if tuple(labels) != hands.labels:
+            raise PlanError(f"expected the crew the hands were dealt to "
+                            f"({' '.join(hands.labels)}), got {' '.join(labels)}")
+        self.hands = hands
+        self.labels = tuple(labels)
+        seat = {label: i for i, label in enumerate(hands.players)}
+        # the row key of a crew member: its player seat, or -1 for any android (pooled)
+        self.row_key = [seat.get(label, -1) for label in labels]
+        network = _network(hands)
+        self.to, self.adj = network.to, network.adj  # shared, never changed
+        self.slots, self.gifts, self.gift_key = network.slots, network.gifts, network.gift_key
+        self.cap = list(network.cap)
+        self.budget: dict[tuple[int, int], int] = {}       # gifts in use per giver, moment
+        self.heroic_used = [False] * len(self.labels)
+        self.forbid: dict[tuple[int, int], str] = {}       # exact check: the one half given
 
     def _blocked(self, edge: int, budgeted: bool) -> bool:
         """Tells whether a path may not use this gift (another half is given, or none)."""
@@ -404,7 +442,7 @@ class Matcher:
             if fits and commit:
                 self.heroic_used[member] = True
             return fits
-        node = self._slot_node(self.row_key[member], TURN_PHASE[turn] + 1, half)
+        node = self.slots[self.row_key[member], TURN_PHASE[turn] + 1, half]
         path = self._path(node, budgeted)
         if path is None:
             return False
@@ -421,17 +459,23 @@ class Matcher:
         return [key for key, halves in used.items() if len(halves) > 1]
 
 
-def _slots(crew: Sequence[CrewPlan]) -> list[tuple[int, int, Action]]:
-    """The plan's cards in the order a crew lays them: turn by turn, in seat order."""
-    return [(member, turn, row.actions[turn - 1])
-            for turn in range(1, len(crew[0].actions) + 1 if crew else 1)
-            for member, row in enumerate(crew) if not row.actions[turn - 1].is_blank]
+def _slots(crew: Sequence[CrewPlan], first: Collection[int] = ()
+           ) -> list[tuple[int, int, Action]]:
+    """The plan's cards in the order a crew lays them: turn by turn, in seat order.
+
+    The rows ``first`` (a solver's fixed crew members) are laid before all others.
+    """
+    order = [(member not in first, turn, member)
+             for member, row in enumerate(crew) for turn in range(1, len(row.actions) + 1)
+             if not row.actions[turn - 1].is_blank]
+    return [(member, turn, crew[member].actions[turn - 1]) for _, turn, member in sorted(order)]
 
 
-def _greedy(hands: Hands, crew: Sequence[CrewPlan]) -> list[tuple[int, int, Action]]:
+def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
+            ) -> list[tuple[int, int, Action]]:
     """Plays the plan slot by slot; returns the slots that found no card."""
     matcher = Matcher(hands, [row.label for row in crew])
-    return [slot for slot in _slots(crew) if not matcher.place(*slot)]
+    return [slot for slot in _slots(crew, first) if not matcher.place(*slot)]
 
 
 def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int], str],
@@ -449,7 +493,9 @@ def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int],
     if not over:
         return True
     key = over[0]
-    halves = sorted({half for (giver, when, half) in matcher.gifts if (giver, when) == key})
+    # the one half this giver gives in this transfer (or none): any half the plan plays
+    halves = sorted({half_of(action) or "" for _, _, action in _slots(crew)
+                     if not action.heroic})
     return any(_exact(hands, crew, {**forbid, key: half}, budget) for half in ["", *halves])
 
 
@@ -480,15 +526,16 @@ def playable(hands: Hands, crew: Sequence[CrewPlan]) -> bool:
     return True
 
 
-def project(hands: Hands, crew: Sequence[CrewPlan]) -> tuple[CrewPlan, ...]:
+def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
+            ) -> tuple[CrewPlan, ...]:
     """Returns the closest plan the crew can play: unplayable slots made blank.
 
     A playable plan comes back unchanged. Otherwise the slots are played in turn order
     (seat order within a turn) and each keeps its card when one can still be found, so
-    the earliest cards of the plan are the ones kept.
+    the earliest cards of the plan are the ones kept; the rows ``first`` are served first.
     """
     crew = tuple(crew)
-    missed = _greedy(hands, crew)
+    missed = _greedy(hands, crew, first)
     if not missed or _exact(hands, crew, {}, [_BRANCH_LIMIT]):
         return crew
     blank = {(member, turn) for member, turn, _ in missed}
@@ -498,7 +545,8 @@ def project(hands: Hands, crew: Sequence[CrewPlan]) -> tuple[CrewPlan, ...]:
 
 
 @cache
-def _decoded() -> dict[int, Action]:
+def decoded_actions() -> dict[int, Action]:
+    """Every slot's small integer (``plan.encode``) with the action it stands for."""
     actions = [Action(kind) for kind in (BLANK, MOVE_RED, MOVE_BLUE, LIFT, A, B, C, BOTS)]
     actions += [Action(kind, heroic=True) for kind in (A, B, BOTS)]
     actions += [Action(HMOVE, heroic=True, target=t) for t in range(len(STATIONS))]
@@ -509,12 +557,18 @@ def _decoded() -> dict[int, Action]:
     return decoded
 
 
-def project_codes(hands: Hands, rows: Sequence[Sequence[int]]) -> list[list[int]]:
-    """``project`` for plans encoded as the engine's small integers (the solver's form)."""
-    decoded = _decoded()
-    crew = tuple(CrewPlan(label, tuple(decoded[code] for code in row))
+def decode_rows(hands: Hands, rows: Sequence[Sequence[int]]) -> tuple[CrewPlan, ...]:
+    """The crew plan of rows encoded as the engine's small integers (the solver's form)."""
+    decoded = decoded_actions()
+    return tuple(CrewPlan(label, tuple(decoded[code] for code in row))
                  for label, row in zip(hands.labels, rows, strict=True))
-    projected = project(hands, crew)
+
+
+def project_codes(hands: Hands, rows: Sequence[Sequence[int]], first: Collection[int] = ()
+                  ) -> list[list[int]]:
+    """``project`` for plans encoded as the engine's small integers (the solver's form)."""
+    crew = decode_rows(hands, rows)
+    projected = project(hands, crew, first)
     if projected is crew:
         return [list(row) for row in rows]
     return [[encode(a) for a in row.actions] for row in projected]

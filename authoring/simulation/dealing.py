@@ -16,20 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from authoring.engine import Plan
-from authoring.engine.hands import DATA_TRANSFER, INCOMING_DATA, Hands, deal, project
+from authoring.engine.hands import Hands, deal, mission_events, project
 from authoring.engine.levels import get_level
 from authoring.engine.plan import BLANK_ACTION, CrewPlan
-from authoring.mission.model import DataTransfer, IncomingData, Mission
-
-
-def mission_events(mission: Mission) -> list[tuple[int, str]]:
-    """The mission's card events as ``(phase, kind)`` in time order (phases past 3 fold in)."""
-    events = []
-    for event in mission.events:
-        if isinstance(event, (IncomingData, DataTransfer)):
-            kind = INCOMING_DATA if isinstance(event, IncomingData) else DATA_TRANSFER
-            events.append((min(3, mission.phase_of(event.at)), kind))
-    return events
+from authoring.mission.model import Mission
 
 
 def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
