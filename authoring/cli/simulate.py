@@ -32,11 +32,12 @@ def _scale_note(rating: Rating) -> str:
     return f"official missions 1-8 under the {rating.crew} crew: {rating.low:.1f}-{rating.high:.1f}"
 
 
-def _report(stats: SimulationStats) -> str:
+def _report(stats: SimulationStats, hands: bool = True) -> str:
     scores = stats.scores
     rating = rate(stats)
     survival_low, survival_high = rating.survival_interval
-    lines = [f"# {stats.mission}: {stats.games} games, crew {stats.crew}, seed {stats.seed}",
+    lines = [f"# {stats.mission}: {stats.games} games, crew {stats.crew}, seed {stats.seed}"
+             + ("" if hands else ", no hands (any action in any turn)"),
              f"survival rate      {stats.survival_rate:.1%} (95 %: {survival_low:.1%}-"
              f"{survival_high:.1%})",
              f"difficulty         {rating.value:.1f} ± {rating.margin:.1f} / 100 (95 %)",
@@ -80,6 +81,9 @@ def simulate_command(
     styles: Annotated[int, typer.Option("--styles", min=1,
                                         help="Heuristic styles the planner tries per phase.")]
     = 40,
+    hands: Annotated[bool, typer.Option(
+        "--hands/--no-hands", help="Deal the crew the action cards of the rules and play only "
+        "them (docs/rules.md §16); --no-hands lets it play any action in any turn.")] = True,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write an SVG histogram of the "
                                               "scores to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")]
@@ -99,8 +103,9 @@ def simulate_command(
         raise UsageError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
     campaign = campaign_or_none(mission)
     if campaign is not None:
-        if plot is not None or crew != "heuristic":
-            raise UsageError("campaigns are simulated with the heuristic crew and no --plot")
+        if plot is not None or crew != "heuristic" or not hands:
+            raise UsageError("campaigns are simulated with the heuristic crew, its hands and no "
+                             "--plot")
         from authoring.simulation.campaign import report, simulate_campaign
 
         played = simulate_campaign(campaign, games=games, crew=crew, seed=seed, jobs=jobs)
@@ -120,7 +125,7 @@ def simulate_command(
     loaded = load_mission(mission)
     options = {"iterations": iterations, "styles": styles} if crew == "planner" else {}
     stats = simulate(loaded, games=games, crew=crew, seed=seed, jobs=jobs,
-                     crew_options=options)
+                     crew_options=options, hands=hands)
     if as_json:
         rating = rate(stats)
         typer.echo(json.dumps({
@@ -132,9 +137,9 @@ def simulate_command(
             "killers": dict(stats.killers().most_common()),
             "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),
             "mean_damage": stats.mean_damage(),
-            "crew_model": CREW_SIMPLIFICATION}, indent=2))
+            "hands": hands, "crew_model": CREW_SIMPLIFICATION}, indent=2))
     else:
-        typer.echo(_report(stats), nl=False)
+        typer.echo(_report(stats, hands), nl=False)
     if plot is not None:
         write_atomic(plot, svg_histogram(
             stats.scores, f"{stats.mission}: scores of {len(stats.scores)} survived games "

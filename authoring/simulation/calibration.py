@@ -19,7 +19,7 @@ from authoring._files import write_atomic
 CALIBRATION = Path(__file__).with_name("calibration.json")
 #: The settings the G rules use by default and the calibration was computed with.
 DEFAULT_SETTINGS: dict[str, Any] = {"crew": "planner", "games": 20, "seed": 0,
-                                    "iterations": 60, "styles": 40}
+                                    "iterations": 60, "styles": 40, "hands": True}
 
 
 @cache

@@ -31,10 +31,10 @@ from authoring.simulation.planner import PlanningCrew
 T = TypeVar("T")
 
 CREW_SIMPLIFICATION = (
-    "action cards are not modelled: every crew member may play any action (no heroic "
-    "actions, no tripping) in any turn; a real hand of 5 cards per phase, incoming data and "
-    "transfers limit this, so the crews are somewhat stronger than a table with the same plan "
-    "skill. Information is modelled: turns 1-3 are planned knowing only the threats "
+    "action cards are modelled: each crew member plays only the double-sided cards the rules "
+    "deal (cards per phase, incoming data draws, one card given per data transfer; "
+    "docs/rules.md §16), every crew member a player; the crews play no heroic actions and "
+    "never trip. Information is modelled: turns 1-3 are planned knowing only the threats "
     "announced in phase 1.")
 
 
@@ -152,7 +152,7 @@ def _blank_plan(figures: int, seed: int) -> Plan:
 
 
 def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
-              hands: bool = False) -> tuple[Setup, Plan]:
+              hands: bool = True) -> tuple[Setup, Plan]:
     """Draws a game's threats and trajectories and lets the crew plan it phase by phase.
 
     Draws from ``rng`` in a fixed order (setup seed, plan seed); the caller draws the
@@ -179,7 +179,7 @@ def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
 
 
 def play_game(mission: Mission, crew: Crew, seed: int, index: int, *,
-              hands: bool = False) -> GameOutcome:
+              hands: bool = True) -> GameOutcome:
     """Plays game ``index`` of a run: draw, (deal,) plan phase by phase, resolve."""
     rng = random.Random(f"{seed}:{index}")
     setup, plan = plan_game(mission, crew, rng, hands=hands)
@@ -217,10 +217,11 @@ def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, bool, list[int]]
 
 def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
              jobs: int = 1, crew_options: dict[str, Any] | None = None,
-             hands: bool = False) -> SimulationStats:
+             hands: bool = True) -> SimulationStats:
     """Plays ``games`` games and returns the statistics (deterministic for a seed).
 
-    ``hands``: the crew plays only the action cards dealt to it (docs/rules.md §16).
+    ``hands``: the crew plays only the action cards dealt to it (docs/rules.md §16);
+    ``False`` lets it play any action in any turn (the crews as they were, for comparison).
 
     With ``jobs > 1`` the games run in spawned worker processes: a script that calls this
     must guard its entry point with ``if __name__ == "__main__":`` as usual.
@@ -272,14 +273,14 @@ def simulate_with(mission: Mission, settings: Mapping[str, Any], *,
     planner = crew == "planner"
     key = (crew, int(settings["games"]), int(settings["seed"]),
            int(settings["iterations"]) if planner else 0,
-           int(settings.get("styles", 40)) if planner else 0)
+           int(settings.get("styles", 40)) if planner else 0, bool(settings.get("hands", True)))
     return _simulated(mission, key, jobs)
 
 
 @functools.lru_cache(maxsize=8)
-def _simulated(mission: Mission, key: tuple[str, int, int, int, int],
+def _simulated(mission: Mission, key: tuple[str, int, int, int, int, bool],
                jobs: int) -> SimulationStats:
-    crew, games, seed, iterations, styles = key
+    crew, games, seed, iterations, styles, hands = key
     crew_options = {"iterations": iterations, "styles": styles} if crew == "planner" else {}
     return simulate(mission, games=games, crew=crew, seed=seed, jobs=jobs,
-                    crew_options=crew_options)
+                    crew_options=crew_options, hands=hands)

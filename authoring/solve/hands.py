@@ -19,9 +19,9 @@ from authoring.engine.hands import (
     decode_rows,
     decoded_actions,
     mission_events,
+    project_codes,
 )
 from authoring.engine.hands import playable as hands_playable
-from authoring.engine.hands import project_codes
 from authoring.engine.levels import get_level
 from authoring.mission import Mission
 

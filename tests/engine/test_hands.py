@@ -148,7 +148,7 @@ def test_cards_are_held_from_their_phase_on() -> None:
     hands = _hands({"P1": [("r/A", 1), ("l/C", 0)]})  # moment 1 = the phase-2 deal
     check(hands, _crew(P1="- - - A"))
     check(hands, _crew(P1="- - - - - - - - - - - C"))  # left over from phase 1
-    with pytest.raises(PlanError, match="cannot play A in turn 3: .* phase 1"):
+    with pytest.raises(PlanError, match=r"cannot play A in turn 3: .* phase 1"):
         check(hands, _crew(P1="- - A"))
 
 

@@ -14,11 +14,12 @@ on the official scale can.
 
 **Options.** ``crew`` (``planner`` or ``heuristic``), ``games`` (20), ``seed`` (0),
 ``iterations`` (the planner's search steps per phase, 60), ``styles`` (heuristic styles
-the planner tries per phase, 40), ``jobs`` (processes, 1). The
+the planner tries per phase, 40), ``hands`` (true: the crew plays only the action cards the
+rules deal, docs/rules.md §16; false: any action in any turn), ``jobs`` (processes, 1). The
 official range is calibrated for the defaults.
 
-The crews are models: action cards are not simulated (any action may be played), and they
-are far weaker than an experienced table; compare ratings, not absolute survival rates.
+The crews are models, far weaker than an experienced table (no heroic actions); compare
+ratings, not absolute survival rates.
 This rule is opt-in (``--select G``).
 
 Passes (no threats: nothing to rate)::
