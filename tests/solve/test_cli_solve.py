@@ -134,11 +134,12 @@ def test_any_player_count_gets_androids_to_fill_the_crew() -> None:
 OFFICIAL = str(Path(__file__).resolve().parents[2] / "missions" / "official" / "mission-1.yaml")
 
 
-def test_hands_deals_with_the_seed_and_plans_only_playable_cards() -> None:
+def test_hands_deals_with_the_seed_and_plans_only_playable_cards(tmp_path: Path) -> None:
     from authoring.engine.hands import check
 
     args = ["solve", OFFICIAL, "--hands", "--seed", "4", *FAST]
-    result = runner.invoke(app, [*args, "--json"])
+    out = tmp_path / "plan.yaml"
+    result = runner.invoke(app, [*args, "--json", "-o", str(out)])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     problem = prepare(load_mission(OFFICIAL), seed=4, hands=True)
@@ -152,6 +153,9 @@ def test_hands_deals_with_the_seed_and_plans_only_playable_cards() -> None:
     assert "# hands dealt with seed 4 (docs/rules.md §16):" in text.stdout
     assert "#   P1: heroic " in text.stdout and "; phase 2: " in text.stdout
     assert parse_plan(text.stdout).text() == plan.text()  # the same plan, still plan notation
+    replay = runner.invoke(app, ["resolve", OFFICIAL, str(out), "--hands"])
+    assert replay.exit_code == 0, replay.stderr  # resolve deals the same hands from the seed
+    assert "can play the plan from the hands dealt with seed 4" in replay.stdout
 
 
 def test_hands_refuse_a_fixed_plan_the_cards_cannot_play(tmp_path: Path) -> None:
