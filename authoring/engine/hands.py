@@ -44,7 +44,7 @@ import random
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
@@ -306,9 +306,10 @@ class _Network:
             for card, when in cards:
                 counts[holder, card, when] = counts.get((holder, card, when), 0) + 1
         groups = []
+        self.drain: dict[int, int] = {}  # card group -> its edge into the sink
         for (holder, card, when), count in counts.items():
             node = self._node()
-            self._edge(node, _SINK, count)
+            self.drain[node] = self._edge(node, _SINK, count)
             groups.append((holder, card, when, node))
         moments = hands.moments
         givers = range(len(hands.held))
@@ -357,9 +358,20 @@ class _Network:
         return len(self.to) - 2
 
 
-@lru_cache(maxsize=8)
+_NETWORKS: dict[int, tuple[Hands, _Network]] = {}
+
+
 def _network(hands: Hands) -> _Network:
-    return _Network(hands)
+    """The deal's network, built once per ``Hands`` object (by identity: hashing a whole
+    deal cost more than a projection's search)."""
+    kept = _NETWORKS.get(id(hands))
+    if kept is not None and kept[0] is hands:
+        return kept[1]
+    if len(_NETWORKS) >= 8:
+        _NETWORKS.clear()
+    network = _Network(hands)
+    _NETWORKS[id(hands)] = (hands, network)
+    return network
 
 
 class Matcher:
@@ -376,6 +388,7 @@ class Matcher:
         self.row_key = [seat.get(label, -1) for label in labels]
         network = _network(hands)
         self.to, self.adj = network.to, network.adj  # shared, never changed
+        self.drain = network.drain
         self.slots, self.gifts, self.gift_key = network.slots, network.gifts, network.gift_key
         self.cap = list(network.cap)
         self.budget: dict[tuple[int, int], int] = {}       # gifts in use per giver, moment
@@ -393,17 +406,25 @@ class Matcher:
         return budgeted and self.budget.get(key, 0) >= 1
 
     def _path(self, start: int, budgeted: bool) -> list[int] | None:
-        """Finds a residual path from a slot group to the sink (breadth first)."""
+        """Finds a residual path from a slot group to the sink (breadth first).
+
+        A card of the crew member's own that is still free comes first: the common case
+        needs no search, and a table plays its own cards before asking for a gift.
+        """
+        to, cap, adj, drain, gifts = self.to, self.cap, self.adj, self.drain, self.gift_key
+        for edge in adj[start]:
+            out = drain.get(to[edge])
+            if out is not None and cap[edge] > 0 and cap[out] > 0:
+                return [edge, out]
         came: dict[int, int] = {start: -1}
         queue = deque([start])
-        to, cap, adj = self.to, self.cap, self.adj
         while queue:
             node = queue.popleft()
             for edge in adj[node]:
                 tail = to[edge]
                 if cap[edge] <= 0 or tail in came:
                     continue
-                if self._blocked(edge, budgeted):
+                if edge in gifts and self._blocked(edge, budgeted):
                     continue
                 came[tail] = edge
                 if tail == _SINK:
