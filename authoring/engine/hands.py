@@ -289,62 +289,84 @@ HALVES: Final = ("r", "b", "l", "A", "B", "C", "R")
 
 
 class _Network:
-    """The flow network of one deal, built once and shared by every ``Matcher`` of it.
+    """The flow network of one deal, shared by every ``Matcher`` of it and grown on demand.
 
     Node 0 is the sink. A card group (holder, card, moment) drains into the sink with its
     count; a slot group (row key, phase, half) reaches the card groups it may use, and for a
     player the gift nodes of the other players' transfers; a gift is a capacity-1 edge from
-    its inlet to its outlet, which reaches the giver's cards held before the transfer.
+    its inlet to its outlet, which reaches the giver's cards held before the transfer. Slot
+    groups and gifts are built the first time a plan needs them (most are never needed); new
+    edges only join new nodes to the card groups, so flows already found stay valid.
     """
 
     def __init__(self, hands: Hands) -> None:
         self.to: list[int] = []
         self.cap: list[int] = []
         self.adj: list[list[int]] = [[]]
+        self.moments = hands.moments
+        self.givers = len(hands.held)
         counts: dict[tuple[int, Card, int], int] = {}
         for holder, cards in enumerate(hands.held):
             for card, when in cards:
                 counts[holder, card, when] = counts.get((holder, card, when), 0) + 1
-        groups = []
         self.drain: dict[int, int] = {}  # card group -> its edge into the sink
+        # per half: the card groups (holder, moment, node) whose cards have it
+        self.by_half: dict[str, list[tuple[int, int, int]]] = {half: [] for half in HALVES}
         for (holder, card, when), count in counts.items():
             node = self._node()
             self.drain[node] = self._edge(node, _SINK, count)
-            groups.append((holder, card, when, node))
-        moments = hands.moments
-        givers = range(len(hands.held))
+            for half in card.halves:
+                self.by_half[half].append((holder, when, node))
+        self.slots: dict[tuple[int, int, str], int] = {}
         self.gifts: dict[tuple[int, int, str], int] = {}   # -> the gift's capacity-1 edge
         self.gift_key: dict[int, tuple[int, int]] = {}     # that edge -> (giver, moment)
-        inlets: dict[tuple[int, int, str], int] = {}
-        for when, moment in enumerate(moments):
-            if moment.kind != DATA_TRANSFER:
-                continue
-            for giver in givers:
-                for half in HALVES:
-                    inlet, outlet = self._node(), self._node()
-                    edge = self._edge(inlet, outlet, 1)
-                    self.gifts[giver, when, half] = edge
-                    self.gift_key[edge] = (giver, when)
-                    inlets[giver, when, half] = inlet
-                    for holder, card, arrived, group in groups:
-                        if holder == giver and arrived < when and half in card.halves:
-                            self._edge(outlet, group, _INF)
-        self.slots: dict[tuple[int, int, str], int] = {}
-        for key in (*givers, -1):  # -1: any android, whose cards any player lays
-            for phase in range(1, PHASES + 1):
-                for half in HALVES:
-                    node = self._node()
-                    self.slots[key, phase, half] = node
-                    for holder, card, when, group in groups:
-                        if half in card.halves and moments[when].phase <= phase \
-                                and key in (holder, -1):
-                            self._edge(node, group, _INF)
-                    if key < 0:
-                        continue
-                    # a player may play a card another player gave in a transfer
-                    for (giver, when, gift_half), inlet in inlets.items():
-                        if giver != key and gift_half == half and moments[when].phase <= phase:
-                            self._edge(node, inlet, _INF)
+        self.transfers = [when for when, m in enumerate(self.moments)
+                          if m.kind == DATA_TRANSFER]
+        self.with_gifts: set[int] = set()  # slot groups whose gift edges are built
+
+    def slot(self, key: int, phase: int, half: str) -> int:
+        """The slot group of a row key (a player seat, -1 any android), phase and half."""
+        node = self.slots.get((key, phase, half))
+        if node is not None:
+            return node
+        node = self._node()
+        self.slots[key, phase, half] = node
+        moments = self.moments
+        for holder, when, group in self.by_half[half]:
+            if moments[when].phase <= phase and key in (holder, -1):
+                self._edge(node, group, _INF)
+        if key < 0 or not self.transfers:
+            self.with_gifts.add(node)  # nobody gives to an android: its players play for it
+        return node
+
+    def add_gifts(self, key: int, phase: int, half: str) -> None:
+        """Lets a player's slot group take cards other players give in transfers.
+
+        Built only when a slot finds no card of its own: most never need a gift, and the
+        gift nodes cost more to build than the search that uses them.
+        """
+        node = self.slot(key, phase, half)
+        if node in self.with_gifts:
+            return
+        self.with_gifts.add(node)
+        for when in self.transfers:
+            if self.moments[when].phase <= phase:
+                for giver in range(self.givers):
+                    if giver != key:
+                        self._edge(node, self._inlet(giver, when, half), _INF)
+
+    def _inlet(self, giver: int, when: int, half: str) -> int:
+        edge = self.gifts.get((giver, when, half))
+        if edge is not None:
+            return self.to[edge ^ 1]
+        inlet, outlet = self._node(), self._node()
+        edge = self._edge(inlet, outlet, 1)
+        self.gifts[giver, when, half] = edge
+        self.gift_key[edge] = (giver, when)
+        for holder, arrived, group in self.by_half[half]:
+            if holder == giver and arrived < when:
+                self._edge(outlet, group, _INF)
+        return inlet
 
     def _node(self) -> int:
         self.adj.append([])
@@ -386,14 +408,15 @@ class Matcher:
         seat = {label: i for i, label in enumerate(hands.players)}
         # the row key of a crew member: its player seat, or -1 for any android (pooled)
         self.row_key = [seat.get(label, -1) for label in labels]
-        network = _network(hands)
-        self.to, self.adj = network.to, network.adj  # shared, never changed
+        self.network = network = _network(hands)
+        self.to, self.adj = network.to, network.adj  # shared; they only grow
         self.drain = network.drain
-        self.slots, self.gifts, self.gift_key = network.slots, network.gifts, network.gift_key
+        self.gifts, self.gift_key = network.gifts, network.gift_key
         self.cap = list(network.cap)
         self.budget: dict[tuple[int, int], int] = {}       # gifts in use per giver, moment
         self.heroic_used = [False] * len(self.labels)
         self.forbid: dict[tuple[int, int], str] = {}       # exact check: the one half given
+        self.every_gift = False  # exact check: build every slot group's gifts before a search
 
     def _blocked(self, edge: int, budgeted: bool) -> bool:
         """Tells whether a path may not use this gift (another half is given, or none)."""
@@ -405,17 +428,24 @@ class Matcher:
             return True
         return budgeted and self.budget.get(key, 0) >= 1
 
-    def _path(self, start: int, budgeted: bool) -> list[int] | None:
-        """Finds a residual path from a slot group to the sink (breadth first).
+    def _sync(self) -> None:
+        """Catches up with edges the shared network grew (here or for another matcher)."""
+        if len(self.cap) < len(self.to):
+            self.cap.extend(self.network.cap[len(self.cap):])
 
-        A card of the crew member's own that is still free comes first: the common case
-        needs no search, and a table plays its own cards before asking for a gift.
-        """
-        to, cap, adj, drain, gifts = self.to, self.cap, self.adj, self.drain, self.gift_key
-        for edge in adj[start]:
+    def _direct(self, start: int) -> list[int] | None:
+        """A free card of the slot's own: the common case needs no search, and a table plays
+        its own cards before asking for a gift."""
+        to, cap, drain = self.to, self.cap, self.drain
+        for edge in self.adj[start]:
             out = drain.get(to[edge])
             if out is not None and cap[edge] > 0 and cap[out] > 0:
                 return [edge, out]
+        return None
+
+    def _path(self, start: int, budgeted: bool) -> list[int] | None:
+        """Finds a residual path from a slot group to the sink (breadth first)."""
+        to, cap, adj, gifts = self.to, self.cap, self.adj, self.gift_key
         came: dict[int, int] = {start: -1}
         queue = deque([start])
         while queue:
@@ -463,8 +493,17 @@ class Matcher:
             if fits and commit:
                 self.heroic_used[member] = True
             return fits
-        node = self.slots[self.row_key[member], TURN_PHASE[turn] + 1, half]
-        path = self._path(node, budgeted)
+        key, phase = self.row_key[member], TURN_PHASE[turn] + 1
+        node = self.network.slot(key, phase, half)
+        self._sync()
+        path = self._direct(node)
+        if path is None:
+            if self.every_gift:  # the exact check: every other slot group may need gifts
+                for other in list(self.network.slots):
+                    self.network.add_gifts(*other)
+            self.network.add_gifts(key, phase, half)
+            self._sync()
+            path = self._path(node, budgeted)
         if path is None:
             return False
         if commit:
@@ -507,6 +546,7 @@ def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int],
         return False
     matcher = Matcher(hands, [row.label for row in crew])
     matcher.forbid = dict(forbid)
+    matcher.every_gift = True
     for slot in _slots(crew):
         if not matcher.place(*slot, budgeted=False):
             return False  # even unlimited gifts (within the restrictions) do not fit
