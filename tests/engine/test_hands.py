@@ -263,3 +263,71 @@ def test_the_exact_check_reroutes_gifts_the_slot_by_slot_play_cannot() -> None:
     check(hands, crew)
     assert project(hands, crew) == crew
     assert not playable(hands, _crew(P1="A b C", P2="", P3=""))
+
+
+def _brute_force(hands: Hands, crew: tuple[CrewPlan, ...]) -> bool:
+    """An independent oracle for tiny plans: every way to give each slot its own card."""
+    from itertools import permutations, product
+
+    from authoring.engine.hands import half_of
+    from authoring.engine.ship import TURN_PHASE
+
+    players = hands.players
+    cards = [(seat, card, when) for seat, held in enumerate(hands.held) for card, when in held]
+    slots = [(row.label, TURN_PHASE[turn] + 1, half_of(action))
+             for row in crew for turn, action in enumerate(row.actions, 1)
+             if not action.is_blank]
+    moments = hands.moments
+    transfers = [w for w, m in enumerate(moments) if m.kind == DATA_TRANSFER]
+    for chosen in permutations(range(len(cards)), len(slots)):
+        options: list[list[tuple[int, int] | None]] = []
+        for (label, phase, half), index in zip(slots, chosen, strict=True):
+            seat, card, when = cards[index]
+            if half not in card.halves or moments[when].phase > phase:
+                break
+            if not label.startswith("P") or players.index(label) == seat:
+                options.append([None])  # its own card, or any player's for an android
+                continue
+            gifts = [(seat, w) for w in transfers if when < w and moments[w].phase <= phase]
+            if not gifts:
+                break
+            options.append(list(gifts))
+        else:
+            for pick in product(*options):
+                given = [g for g in pick if g is not None]
+                if len(given) == len(set(given)):  # one card per giver per transfer
+                    return True
+    return False
+
+
+@st.composite
+def tiny_tables(draw: st.DrawFn) -> tuple[Hands, tuple[CrewPlan, ...]]:
+    """Small hand-made hands and plans of at most three cards, for the brute-force oracle."""
+    players = draw(st.integers(2, 3))
+    androids = draw(st.integers(0, 1))
+    events = draw(st.lists(st.tuples(st.integers(1, 3),
+                                     st.sampled_from([INCOMING_DATA, DATA_TRANSFER])),
+                           max_size=3))
+    events.sort(key=lambda e: e[0])
+    moments = timeline(events)
+    arrivals = [w for w, m in enumerate(moments) if m.kind != DATA_TRANSFER]
+    pool = [Card(m, a) for m in "rbl" for a in "ABCR"]
+    held = tuple(tuple((draw(st.sampled_from(pool)), draw(st.sampled_from(arrivals)))
+                       for _ in range(draw(st.integers(1, 4)))) for _ in range(players))
+    labels = tuple(f"P{i + 1}" for i in range(players)) + tuple(
+        f"A{i + 1}" for i in range(androids))
+    hands = Hands(labels, moments, held, (None,) * len(labels))
+    rows = [["-"] * 12 for _ in labels]
+    for _ in range(draw(st.integers(1, 3))):
+        row, turn = draw(st.integers(0, len(labels) - 1)), draw(st.integers(0, 11))
+        rows[row][turn] = draw(st.sampled_from(["r", "b", "l", "A", "B", "C", "R"]))
+    return hands, tuple(make_crew_plan(label, row) for label, row in zip(labels, rows,
+                                                                          strict=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tiny_tables())
+def test_the_legality_check_agrees_with_a_brute_force_oracle(
+        table: tuple[Hands, tuple[CrewPlan, ...]]) -> None:
+    hands, crew = table
+    assert playable(hands, crew) == _brute_force(hands, crew)
