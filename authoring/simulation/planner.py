@@ -5,7 +5,9 @@ internal threats, how energy is spent, home posts) and keeps the plan the engine
 on the crew's own damage-token seeds (the crew cannot know the real draw). From there it
 mutates one slot at a time (a random action for one crew member in one turn, or a swap of
 two neighbouring slots) and keeps a change when the engine scores the plan at least as well;
-simulated annealing lets it accept a slightly worse plan early on.
+simulated annealing lets it accept a slightly worse plan early on. Given dealt hands
+(docs/rules.md §16.1), the styles plan from them and every candidate is projected onto them
+before the engine rates it, so the search only keeps plans the crew can play.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 
 from authoring.engine import Plan, make_crew_plan
 from authoring.engine.cores import resolve_batch
+from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
 from authoring.engine.setup import Setup
@@ -41,6 +44,14 @@ def evaluate(setup: Setup, slots: Sequence[Sequence[str]], seeds: Sequence[int])
     return sum(objective(result) for result in results) / len(seeds)
 
 
+def within_hands(hands: Hands, slots: Sequence[Sequence[str]]) -> list[list[str]]:
+    """The token rows projected onto the hands (``authoring/engine/hands.py``)."""
+    from authoring.engine.hands import project
+
+    crew = tuple(make_crew_plan(f"P{i + 1}", row) for i, row in enumerate(slots))
+    return _tokens(Plan(project(hands, crew)))
+
+
 def _tokens(plan: Plan) -> list[list[str]]:
     return [[a.token() for a in member.actions] for member in plan.crew]
 
@@ -49,6 +60,8 @@ class PlanningCrew:
     """Improves the heuristic plan by annealed local search with the engine."""
 
     name = "planner"
+    #: Plans from dealt hands when given them: the start and every candidate fit the cards.
+    plays_hands = True
 
     def __init__(self, iterations: int = 300, seeds: int = 2, styles: int = 40) -> None:
         self.iterations = iterations
@@ -62,7 +75,8 @@ class PlanningCrew:
         return [rng.randrange(1 << 30) for _ in range(self.seeds)]
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
-             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS) -> Plan:
+             first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,
+             hands: Hands | None = None) -> Plan:
         """Returns a searched plan; slots before ``first_turn`` stay as ``fixed``.
 
         Only turns ``first_turn`` … ``last_turn`` are searched (the crew plans one phase at a
@@ -73,7 +87,7 @@ class PlanningCrew:
         start, score = None, -math.inf
         for style in styles(random.Random(f"styles:{seed}"), max(1, self.styles)):
             candidate_plan = HeuristicCrew(style=style).plan(
-                setup, figures, fixed=fixed, first_turn=first_turn, seed=seed)
+                setup, figures, fixed=fixed, first_turn=first_turn, seed=seed, hands=hands)
             value = evaluate(setup, _tokens(candidate_plan), seeds)
             if value > score:
                 start, score = candidate_plan, value
@@ -94,6 +108,8 @@ class PlanningCrew:
                 row[slot], row[slot + 1] = row[slot + 1], row[slot]
             else:
                 candidate[member][slot] = rng.choice(TOKENS)
+            if hands is not None:  # the slots that find no card become blank
+                candidate = within_hands(hands, candidate)
             value = evaluate(setup, candidate, seeds)
             if value >= score or (temperature > 0 and rng.random() < math.exp(
                     (value - score) / temperature)):
