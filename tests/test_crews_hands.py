@@ -65,3 +65,23 @@ def test_simulate_with_and_without_hands_draws_the_same_games() -> None:
     assert len(dealt.outcomes) == 20
     assert dealt == simulate(mission, games=20, seed=1, hands=True)  # deterministic
     assert [o.best_points for o in free.outcomes] == [o.best_points for o in dealt.outcomes]
+
+
+def test_simulate_plays_hands_by_default_and_no_hands_on_request() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from authoring.cli import app
+
+    mission = str(data_dir("missions") / "official" / "mission-2.yaml")
+    runner = CliRunner()
+    dealt = json.loads(runner.invoke(app, ["simulate", mission, "-n", "12", "--json"]).stdout)
+    free = json.loads(runner.invoke(app, ["simulate", mission, "-n", "12", "--json",
+                                          "--no-hands"]).stdout)
+    assert dealt["hands"] is True and free["hands"] is False
+    assert "docs/rules.md §16" in dealt["crew_model"]
+    assert dealt == json.loads(runner.invoke(app, ["simulate", mission, "-n", "12", "--json",
+                                                    "--hands"]).stdout)
+    text = runner.invoke(app, ["simulate", mission, "-n", "2", "--no-hands"]).stdout
+    assert text.splitlines()[0].endswith(", no hands (any action in any turn)")

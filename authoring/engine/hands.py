@@ -27,7 +27,8 @@ played slot by slot in turn order, each slot kept when an augmenting path finds 
 (earlier slots may change cards on the way, never lose one); one giver's second gift in the
 same transfer is refused on the way, so every plan kept this way is playable. That greedy
 order can refuse a plan only a rerouting of gifts would fit; ``check`` then decides exactly by
-branching over the half each giver gives.
+branching over the half each giver gives (past 64 branches a plan counts as unplayable: an
+unplayable plan is never let through).
 
 **Projection choice.** A slot with no card becomes a blank, not another card: a blank does
 nothing (docs/rules.md §8), while a substitute would act on the ship in a way nobody planned.
