@@ -81,12 +81,13 @@ def solves(number: int, iterations: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=200, help="games per mission (0: none)")
     parser.add_argument("--solve", type=int, default=0, help="also solve this mission")
     parser.add_argument("--iterations", type=int, default=40000)
     args = parser.parse_args()
     print(f"projections per second (5 players, random plans): {projections_per_second():.0f}")
-    crews(args.games)
+    if args.games:
+        crews(args.games)
     if args.solve:
         solves(args.solve, args.iterations)
 

@@ -417,7 +417,8 @@ class Matcher:
         self.budget: dict[tuple[int, int], int] = {}       # gifts in use per giver, moment
         self.heroic_used = [False] * len(self.labels)
         self.forbid: dict[tuple[int, int], str] = {}       # exact check: the one half given
-        self.every_gift = False  # exact check: build every slot group's gifts before a search
+        self.every_gift = False  # build every slot group's gifts before a search (complete)
+        self.refused_gift = False  # a search met a giver's second gift in one transfer
 
     def _blocked(self, edge: int, budgeted: bool) -> bool:
         """Tells whether a path may not use this gift (another half is given, or none)."""
@@ -427,7 +428,10 @@ class Matcher:
         allowed = self.forbid.get(key)
         if allowed is not None and self.gifts.get((*key, allowed)) != edge:
             return True
-        return budgeted and self.budget.get(key, 0) >= 1
+        if budgeted and self.budget.get(key, 0) >= 1:
+            self.refused_gift = True
+            return True
+        return False
 
     def _sync(self) -> None:
         """Catches up with edges the shared network grew (here or for another matcher)."""
@@ -499,7 +503,7 @@ class Matcher:
         self._sync()
         path = self._direct(node)
         if path is None:
-            if self.every_gift:  # the exact check: every other slot group may need gifts
+            if self.every_gift:  # a complete search: any slot group may reroute through gifts
                 for other in list(self.network.slots):
                     self.network.add_gifts(*other)
             self.network.add_gifts(key, phase, half)
@@ -533,10 +537,18 @@ def _slots(crew: Sequence[CrewPlan], first: Collection[int] = ()
 
 
 def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
-            ) -> list[tuple[int, int, Action]]:
-    """Plays the plan slot by slot; returns the slots that found no card."""
+            ) -> tuple[list[tuple[int, int, Action]], bool]:
+    """Plays the plan slot by slot; returns the slots that found no card, and whether a
+    giver's second gift was refused on the way.
+
+    Without such a refusal the searches were those of a maximum flow with unlimited gifts
+    (every slot group may reroute through gifts, and a slot that finds no path never finds
+    one later), so a missed slot proves the plan unplayable without the exact check.
+    """
     matcher = Matcher(hands, [row.label for row in crew])
-    return [slot for slot in _slots(crew, first) if not matcher.place(*slot)]
+    matcher.every_gift = True
+    missed = [slot for slot in _slots(crew, first) if not matcher.place(*slot)]
+    return missed, matcher.refused_gift
 
 
 def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int], str],
@@ -563,8 +575,8 @@ def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int],
 
 def check(hands: Hands, crew: Sequence[CrewPlan]) -> None:
     """Raises ``PlanError`` when the crew cannot play the plan from the hands."""
-    missed = _greedy(hands, crew)
-    if not missed or _exact(hands, crew, {}, [_BRANCH_LIMIT]):
+    missed, refused = _greedy(hands, crew)
+    if not missed or refused and _exact(hands, crew, {}, [_BRANCH_LIMIT]):
         return
     member, turn, action = missed[0]
     label = crew[member].label
@@ -597,8 +609,8 @@ def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
     the earliest cards of the plan are the ones kept; the rows ``first`` are served first.
     """
     crew = tuple(crew)
-    missed = _greedy(hands, crew, first)
-    if not missed or _exact(hands, crew, {}, [_BRANCH_LIMIT]):
+    missed, refused = _greedy(hands, crew, first)
+    if not missed or refused and _exact(hands, crew, {}, [_BRANCH_LIMIT]):
         return crew
     blank = {(member, turn) for member, turn, _ in missed}
     return tuple(CrewPlan(row.label, tuple(

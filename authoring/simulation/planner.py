@@ -12,6 +12,7 @@ before the engine rates it, so the search only keeps plans the crew can play.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from authoring.engine.cores import resolve_batch
 from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
+from authoring.engine.plan import CrewPlan, parse_action
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew, styles
 
@@ -48,8 +50,15 @@ def within_hands(hands: Hands, slots: Sequence[Sequence[str]]) -> list[list[str]
     """The token rows projected onto the hands (``authoring/engine/hands.py``)."""
     from authoring.engine.hands import project
 
-    crew = tuple(make_crew_plan(f"P{i + 1}", row) for i, row in enumerate(slots))
-    return _tokens(Plan(project(hands, crew)))
+    crew = tuple(CrewPlan(f"P{i + 1}", tuple(_action(t) for t in row))
+                 for i, row in enumerate(slots))
+    projected = project(hands, crew)
+    if projected is crew:  # playable: unchanged
+        return [list(row) for row in slots]
+    return [[a.token() for a in member.actions] for member in projected]
+
+
+_action = functools.cache(parse_action)
 
 
 def _tokens(plan: Plan) -> list[list[str]]:

@@ -259,7 +259,7 @@ def test_the_exact_check_reroutes_gifts_the_slot_by_slot_play_cannot() -> None:
     hands = _hands({"P1": [], "P2": [("r/A", 0), ("b/C", 0)], "P3": [("l/A", 0)]},
                    [(1, DATA_TRANSFER)])
     crew = _crew(P1="A b", P2="", P3="")
-    assert _greedy(hands, crew)  # slot by slot, P2's gift went to the A first
+    assert _greedy(hands, crew) == ([(0, 2, crew[0].actions[1])], True)  # P2 gave the A first
     check(hands, crew)
     assert project(hands, crew) == crew
     assert not playable(hands, _crew(P1="A b C", P2="", P3=""))
