@@ -576,7 +576,7 @@ def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int],
 def check(hands: Hands, crew: Sequence[CrewPlan]) -> None:
     """Raises ``PlanError`` when the crew cannot play the plan from the hands."""
     missed, refused = _greedy(hands, crew)
-    if not missed or refused and _exact(hands, crew, {}, [_BRANCH_LIMIT]):
+    if not missed or (refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
         return
     member, turn, action = missed[0]
     label = crew[member].label
@@ -610,7 +610,7 @@ def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
     """
     crew = tuple(crew)
     missed, refused = _greedy(hands, crew, first)
-    if not missed or refused and _exact(hands, crew, {}, [_BRANCH_LIMIT]):
+    if not missed or (refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
         return crew
     blank = {(member, turn) for member, turn, _ in missed}
     return tuple(CrewPlan(row.label, tuple(
