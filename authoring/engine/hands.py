@@ -524,19 +524,22 @@ class Matcher:
         return [key for key, halves in used.items() if len(halves) > 1]
 
 
-def _slots(crew: Sequence[CrewPlan], first: Collection[int] = ()
-           ) -> list[tuple[int, int, Action]]:
+def _slots(crew: Sequence[CrewPlan], first: Collection[int] = (),
+           prefer: Collection[tuple[int, int]] = ()) -> list[tuple[int, int, Action]]:
     """The plan's cards in the order a crew lays them: turn by turn, in seat order.
 
-    The rows ``first`` (a solver's fixed crew members) are laid before all others.
+    The rows ``first`` (a solver's fixed crew members) are laid before all others, then the
+    slots ``prefer`` (member, turn), then the rest.
     """
-    order = [(member not in first, turn, member)
+    order = [(member not in first, (member, turn) not in prefer, turn, member)
              for member, row in enumerate(crew) for turn in range(1, len(row.actions) + 1)
              if not row.actions[turn - 1].is_blank]
-    return [(member, turn, crew[member].actions[turn - 1]) for _, turn, member in sorted(order)]
+    return [(member, turn, crew[member].actions[turn - 1])
+            for _, _, turn, member in sorted(order)]
 
 
-def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
+def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
+            prefer: Collection[tuple[int, int]] = ()
             ) -> tuple[list[tuple[int, int, Action]], bool]:
     """Plays the plan slot by slot; returns the slots that found no card, and whether a
     giver's second gift was refused on the way.
@@ -547,7 +550,7 @@ def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
     """
     matcher = Matcher(hands, [row.label for row in crew])
     matcher.every_gift = True
-    missed = [slot for slot in _slots(crew, first) if not matcher.place(*slot)]
+    missed = [slot for slot in _slots(crew, first, prefer) if not matcher.place(*slot)]
     return missed, matcher.refused_gift
 
 
@@ -600,16 +603,18 @@ def playable(hands: Hands, crew: Sequence[CrewPlan]) -> bool:
     return True
 
 
-def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = ()
-            ) -> tuple[CrewPlan, ...]:
+def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
+            prefer: Collection[tuple[int, int]] = ()) -> tuple[CrewPlan, ...]:
     """Returns the closest plan the crew can play: unplayable slots made blank.
 
     A playable plan comes back unchanged. Otherwise the slots are played in turn order
     (seat order within a turn) and each keeps its card when one can still be found, so
-    the earliest cards of the plan are the ones kept; the rows ``first`` are served first.
+    the earliest cards of the plan are the ones kept; the rows ``first`` are served first,
+    then the slots ``prefer`` (member, turn) — a local search keeps the cards of the plan it
+    changed and drops the new card that does not fit, rather than a later one.
     """
     crew = tuple(crew)
-    missed, refused = _greedy(hands, crew, first)
+    missed, refused = _greedy(hands, crew, first, prefer)
     if not missed or (refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
         return crew
     blank = {(member, turn) for member, turn, _ in missed}
@@ -638,11 +643,11 @@ def decode_rows(hands: Hands, rows: Sequence[Sequence[int]]) -> tuple[CrewPlan, 
                  for label, row in zip(hands.labels, rows, strict=True))
 
 
-def project_codes(hands: Hands, rows: Sequence[Sequence[int]], first: Collection[int] = ()
-                  ) -> list[list[int]]:
+def project_codes(hands: Hands, rows: Sequence[Sequence[int]], first: Collection[int] = (),
+                  prefer: Collection[tuple[int, int]] = ()) -> list[list[int]]:
     """``project`` for plans encoded as the engine's small integers (the solver's form)."""
     crew = decode_rows(hands, rows)
-    projected = project(hands, crew, first)
+    projected = project(hands, crew, first, prefer)
     if projected is crew:
         return [list(row) for row in rows]
     return [[encode(a) for a in row.actions] for row in projected]

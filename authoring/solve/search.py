@@ -196,7 +196,7 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
             else:
                 progress = (now - began) / (task.seconds or 1.0)
             temperature = T_START * (T_END / T_START) ** min(progress, 1.0)
-            candidate = within(request, mover.propose(current))
+            candidate = within(request, mover.propose(current), current)
             done += 1
             if candidate == current:
                 continue
