@@ -331,3 +331,10 @@ def test_the_legality_check_agrees_with_a_brute_force_oracle(
         table: tuple[Hands, tuple[CrewPlan, ...]]) -> None:
     hands, crew = table
     assert playable(hands, crew) == _brute_force(hands, crew)
+
+
+def test_preferred_slots_keep_their_cards_first() -> None:
+    hands = _hands({"P1": [("r/A", 0)]})
+    crew = _crew(P1="A r")
+    assert project(hands, crew)[0].line() == "P1: A"
+    assert project(hands, crew, prefer={(0, 2)})[0].line() == "P1: - r"
