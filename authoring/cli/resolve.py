@@ -58,6 +58,10 @@ def resolve(
     samples: Annotated[int, typer.Option(
         "--samples", min=0,
         help="Also estimate the odds over this many seeds (0: no estimate).")] = 0,
+    hands: Annotated[bool, typer.Option(
+        "--hands", help="First check that the crew can play the plan from the action cards "
+        "`solve --hands` deals with the plan's seed (docs/rules.md §16); exit 1 naming the "
+        "first card the hands lack.")] = False,
 ) -> None:
     """Resolve a crew plan against a mission: turn-by-turn log, outcome and score.
 
@@ -71,9 +75,9 @@ def resolve(
     """
     campaign = campaign_or_none(mission)
     if campaign is not None:
-        if exact or samples or seed is not None or level is not None:
-            raise UsageError("--exact, --samples, --seed and --level apply to single missions "
-                             "(each mission of a campaign uses its plan's seed)")
+        if exact or samples or hands or seed is not None or level is not None:
+            raise UsageError("--exact, --samples, --hands, --seed and --level apply to single "
+                             "missions (each mission of a campaign uses its plan's seed)")
         played = resolve_campaign_files(campaign, plans, repairs or [], trace=trace)
         print_campaign(campaign, played, as_json=as_json)
         return
@@ -89,8 +93,16 @@ def resolve(
         raise InvalidFileError(pinned)
     exact_result: Odds | None = None
     estimated: Estimate | None = None
+    dealt = None
     try:
         crew_plan = load_plan(plan)
+        if hands:
+            from authoring.engine.hands import check
+            from authoring.solve.hands import deal_hands
+
+            rules = setup_from_mission(loaded, crew_plan, level=level).level
+            dealt = deal_hands(loaded, [m.label for m in crew_plan.crew], crew_plan.seed, rules)
+            check(dealt, crew_plan.crew)
         result = resolve_mission(loaded, crew_plan, seed=seed, level=level, trace=trace)
         if exact or samples:
             setup = setup_from_mission(loaded, crew_plan, level=level)
@@ -107,8 +119,12 @@ def resolve(
             data["exact"] = exact_result.to_dict()
         if estimated is not None:
             data["estimate"] = estimated.to_dict()
+        if dealt is not None:
+            data["hands"] = dealt.to_mapping()
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
+    if dealt is not None:
+        typer.echo(f"The crew can play the plan from the hands dealt with seed {crew_plan.seed}.")
     typer.echo(format_result(result), nl=False)
     if trace:
         for turn, line in enumerate(result.trace):

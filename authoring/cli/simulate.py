@@ -35,11 +35,12 @@ def _scale_note(rating: Rating) -> str:
     return note
 
 
-def _report(stats: SimulationStats) -> str:
+def _report(stats: SimulationStats, hands: bool = True) -> str:
     scores = stats.scores
     rating = rate(stats)
     survival_low, survival_high = rating.survival_interval
-    lines = [f"# {stats.mission}: {stats.games} games, crew {stats.crew}, seed {stats.seed}",
+    lines = [f"# {stats.mission}: {stats.games} games, crew {stats.crew}, seed {stats.seed}"
+             + ("" if hands else ", no hands (any action in any turn)"),
              f"survival rate      {stats.survival_rate:.1%} (95 %: {survival_low:.1%}-"
              f"{survival_high:.1%})",
              f"difficulty         {rating.value:.1f} ± {rating.margin:.1f} / 100 (95 %, "
@@ -88,6 +89,9 @@ def simulate_command(
     styles: Annotated[int, typer.Option(
         "--styles", min=-1, help="Planner/omniscient: heuristic styles tried as starts (-1: "
         "the crew's calibrated value).")] = -1,
+    hands: Annotated[bool, typer.Option(
+        "--hands/--no-hands", help="Deal the crew the action cards of the rules and play only "
+        "them (docs/rules.md §16.1); --no-hands lets it play any action in any turn.")] = True,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write an SVG histogram of the "
                                               "scores to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")]
@@ -110,8 +114,9 @@ def simulate_command(
     campaign = campaign_or_none(mission)
     if campaign is not None:
         crew = crew or "heuristic"  # campaigns have no calibrated crew: the fast one
-        if plot is not None or crew != "heuristic":
-            raise UsageError("campaigns are simulated with the heuristic crew and no --plot")
+        if plot is not None or crew != "heuristic" or not hands:
+            raise UsageError("campaigns are simulated with the heuristic crew, its hands and no "
+                             "--plot")
         from authoring.simulation.campaign import report, simulate_campaign
 
         played = simulate_campaign(campaign, games=games, crew=crew, seed=seed, jobs=jobs)
@@ -131,7 +136,8 @@ def simulate_command(
     loaded = load_mission(mission)
     # the ratings' own entry point: the same settings give the very same games
     stats = simulate_with(loaded, {"crew": crew or DEFAULT_CREW, "games": games, "seed": seed,
-                                   "iterations": iterations, "styles": styles}, jobs=jobs)
+                                   "iterations": iterations, "styles": styles, "hands": hands},
+                          jobs=jobs)
     if as_json:
         rating = rate(stats)
         typer.echo(json.dumps({
@@ -144,9 +150,9 @@ def simulate_command(
             "killers": dict(stats.killers().most_common()),
             "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),
             "mean_damage": stats.mean_damage(),
-            "crew_model": CREW_SIMPLIFICATION}, indent=2))
+            "hands": hands, "crew_model": CREW_SIMPLIFICATION}, indent=2))
     else:
-        typer.echo(_report(stats), nl=False)
+        typer.echo(_report(stats, hands), nl=False)
     if plot is not None:
         write_atomic(plot, svg_histogram(
             stats.scores, f"{stats.mission}: scores of {len(stats.scores)} survived games "

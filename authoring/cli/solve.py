@@ -74,6 +74,10 @@ def solve(
     no_heroics: Annotated[bool, typer.Option(
         "--no-heroics", help="Plan without heroic actions (base rules of other solvers).")
     ] = False,
+    hands: Annotated[bool, typer.Option(
+        "--hands", help="Deal the crew its action cards with --seed (docs/rules.md §16: "
+        "cards per phase, incoming data, data transfers) and plan only what those hands can "
+        "play; the hands are printed with the plan.")] = False,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Also write the plan file (YAML, for `spacealert resolve`).",
         show_default=False)] = None,
@@ -100,13 +104,15 @@ def solve(
         iterations = DEFAULT_ITERATIONS
     campaign = campaign_or_none(mission)
     if campaign is not None:
+        if hands:
+            raise UsageError("--hands applies to single missions, not to campaigns")
         _solve_campaign(campaign, seed=seed, iterations=iterations, time_limit=time_limit,
                         jobs=jobs, restarts=restarts, heroics=not no_heroics, output=output,
                         as_json=as_json, others=(draw, players, figures, fix))
         return
     problem = prepare(load_mission(mission), seed=seed, players=players, figures=figures,
                       draw=load_draw(draw) if draw is not None else None,
-                      fixed=load_plan(fix) if fix is not None else None)
+                      fixed=load_plan(fix) if fix is not None else None, hands=hands)
     request = problem.request(iterations=iterations, time_limit=time_limit,
                               jobs=jobs or default_jobs(), restarts=restarts,
                               heroics=not no_heroics)
@@ -121,8 +127,15 @@ def solve(
         _write_plan(output, problem.mission.id, plan.to_mapping(), solution.value.expected,
                     solution.value.survival)
     if as_json:
-        typer.echo(json.dumps(json_report(problem, plan, solution), indent=2))
+        report = json_report(problem, plan, solution)
+        if problem.hands is not None:
+            report["hands"] = problem.hands.to_mapping()
+        typer.echo(json.dumps(report, indent=2))
     else:
+        if problem.hands is not None:
+            typer.echo(f"# hands dealt with seed {seed} (docs/rules.md §16):")
+            typer.echo("".join(f"#   {line}\n" for line in
+                               problem.hands.describe().splitlines()), nl=False)
         typer.echo(text_report(problem, plan, solution), nl=False)
 
 

@@ -25,13 +25,14 @@ from typing import Any
 from authoring._files import write_atomic
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
-#: Each crew's calibrated settings: 500 games rate a mission to about ± 2 difficulty points.
+#: Each crew's calibrated settings: 500 games rate a mission to about ± 2 difficulty points;
+#: every crew plays from the action cards the rules deal (docs/rules.md §16.1).
 CREW_SETTINGS: dict[str, dict[str, Any]] = {
-    "heuristic": {"crew": "heuristic", "games": 500, "seed": 0},
+    "heuristic": {"crew": "heuristic", "games": 500, "seed": 0, "hands": True},
     "planner": {"crew": "planner", "games": 500, "seed": 0, "iterations": 48, "seeds": 2,
-                "styles": 8, "sweeps": 0},
+                "styles": 8, "sweeps": 0, "hands": True},
     "omniscient": {"crew": "omniscient", "games": 500, "seed": 0, "iterations": 160,
-                   "styles": 16, "sweeps": 1},
+                   "styles": 16, "sweeps": 1, "hands": True},
 }
 #: The crew of every rating a user sees by default (G rules, simulate, sheets, pack pages):
 #: the planning crew plays phase by phase like a table and 500 of its games take a few
@@ -43,7 +44,7 @@ DEFAULT_SETTINGS: dict[str, Any] = CREW_SETTINGS[DEFAULT_CREW]
 #: options of all crews (-1: the chosen crew's calibrated value).
 SIMULATION_OPTIONS: dict[str, Any] = {
     "crew": DEFAULT_CREW, "games": DEFAULT_SETTINGS["games"], "seed": DEFAULT_SETTINGS["seed"],
-    "iterations": -1, "styles": -1, "seeds": -1, "sweeps": -1, "jobs": 0}
+    "iterations": -1, "styles": -1, "seeds": -1, "sweeps": -1, "jobs": 0, "hands": True}
 OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
 
 _PACKAGE = Path(__file__).resolve().parents[1]

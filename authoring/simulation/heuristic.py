@@ -19,7 +19,11 @@ the state, and writes each crew member's action for that turn by these rules, in
    blue, lower red, lower blue; 4 figures: the last one at lower white); in the last three
    turns idle crew members do visual confirmation at lower white.
 
-No heroic actions and no tripping. The plan is then fixed: the real resolution uses another
+No heroic actions and no tripping. With ``hands`` (the action cards dealt by
+``authoring/engine/hands.py``, docs/rules.md §16) every card the crew lays must come from them:
+a walk takes its lift first when the card for the deck move is missing, and a slot that finds
+no card stays blank; the next turns are then planned from where the figure really stands, with
+the cards that are left. The plan is then fixed: the real resolution uses another
 damage-token draw, so the plan meets surprises as a table's would. ``Style`` holds the knobs
 of these rules (responder preferences, shields, refuelling, rockets, pulse cannon, posts);
 the heuristic crew uses the default style, the planning crew searches over styles.
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from authoring.engine import Plan, make_crew_plan
 from authoring.engine.game import Game, ShipDestroyed, initial_state
+from authoring.engine.hands import Hands, Matcher
 from authoring.engine.levels import get_level
 from authoring.engine.plan import encode, parse_action
 from authoring.engine.setup import Setup
@@ -142,21 +147,25 @@ class HeuristicCrew:
     def __init__(self, look_seed: int = 0, style: Style | None = None) -> None:
         self.look_seed = look_seed
         self.style = style or Style()
+        self._cards: Matcher | None = None
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
              first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,
-             playable: Playable | None = None, damage_seed: int | None = None) -> Plan:
+             playable: Playable | None = None, damage_seed: int | None = None,
+             hands: Hands | None = None) -> Plan:
         """Returns a plan for ``figures`` crew members knowing the threats of ``setup``.
 
         Slots before ``first_turn`` are taken from ``fixed`` (one token list per figure).
         The rules look at the board only (``damage_seed`` is not used); ``playable`` is
-        applied by the phase-by-phase driver (authoring/simulation/horizon.py).
+        applied by the phase-by-phase driver (authoring/simulation/horizon.py). With
+        ``hands`` (dealt to ``P1`` … ``Pn``) every card is laid from them as it is chosen.
         """
         tokens = [["-"] * SLOTS for _ in range(figures)]
         for member, locked in enumerate(fixed[:figures]):
             for index, token in enumerate(locked[: first_turn - 1]):
                 tokens[member][index] = token
         blank = Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)))
+        self._cards = None if hands is None else Matcher(hands, [m.label for m in blank.crew])
         state = initial_state(setup, blank)
         game = Game(state, random.Random(f"look:{seed}:{self.look_seed}"), record=False)
         homes = self.style.homes if figures >= 5 else HOME_4
@@ -168,6 +177,10 @@ class HeuristicCrew:
                     chosen = self._turn(_View(state, turn, game), homes)
                     for member, token in enumerate(chosen):
                         tokens[member][turn - 1] = token
+                if self._cards is not None:  # lay the turn's cards; a slot with none stays blank
+                    for member, row in enumerate(tokens):
+                        if not self._cards.place(member, turn, parse_action(row[turn - 1])):
+                            row[turn - 1] = "-"
                 for row, figure in zip(tokens, state.crew, strict=True):
                     figure.slots[turn - 1] = encode(parse_action(row[turn - 1]))
                 game.play_turn(turn)
@@ -190,9 +203,14 @@ class HeuristicCrew:
             steps = path(pos[member], goal)
             if not steps:
                 return "-"
-            if steps[0] == "l":
+            step = steps[0]
+            if self._cards is not None:
+                # the lift can come first or last on the way: take the step a card is left for
+                step = next((s for s in dict.fromkeys(steps) if self._cards.place(
+                    member, turn, parse_action(s), commit=False)), step)
+            if step == "l":
                 lifts.add(pos[member] % 3)
-            return steps[0]
+            return step
 
         threats = [th for th in st.threats if view.present(th) and view.left(th) > 0]
         external = [th for th in threats if th.card.external]

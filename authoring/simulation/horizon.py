@@ -13,10 +13,11 @@ phase 1 of the mission's timeline. This module plays that *rolling horizon* for 
    phase with more threats known (when nothing new was announced, the crew plays on with its
    sketch).
 
-A hand of action cards (docs/rules.md §16) will constrain which cards a phase may hold: a
-crew gets an optional ``playable`` projection (``Playable``) that turns rows of tokens into
-rows the crew's hands can play in a range of turns; this module applies it to every phase it
-fixes, and a crew may apply it to the candidates of its own search.
+A hand of action cards (docs/rules.md §16) constrains which cards a phase may hold: a crew
+gets the dealt ``hands`` (to lay its cards from) and a ``playable`` projection (``Playable``,
+``dealing.playable_for``) that turns rows of tokens into rows the hands can play in a range
+of turns; this module applies it to every phase it fixes, and the searching crews apply it to
+every candidate they rate.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from authoring.engine import Plan, make_crew_plan
+from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.setup import Setup
 from authoring.engine.ship import phase_of
@@ -48,7 +50,8 @@ class Crew(Protocol):
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
              first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,
-             playable: Playable | None = None, damage_seed: int | None = None) -> Plan:
+             playable: Playable | None = None, damage_seed: int | None = None,
+             hands: Hands | None = None) -> Plan:
         """Returns the crew's plan; turns before ``first_turn`` are played and kept as in
         ``fixed`` (whose later turns are the previous phase's sketch, a starting point a crew
         may use), turns ``first_turn`` … ``last_turn`` are the ones that will be kept."""
@@ -92,7 +95,7 @@ def plan_of(rows: Sequence[Sequence[str]]) -> Plan:
 
 
 def plan_by_phase(mission: Mission, setup: Setup, crew: Crew, figures: int, *, seed: int,
-                  playable: Playable | None = None) -> Plan:
+                  playable: Playable | None = None, hands: Hands | None = None) -> Plan:
     """Lets ``crew`` plan ``setup`` phase by phase, each phase knowing the threats announced
     by its end; returns the plan of the fixed phases. ``seed`` is the crew's own seed (its
     picture of the damage tokens), one per phase derived from it."""
@@ -110,7 +113,7 @@ def plan_by_phase(mission: Mission, setup: Setup, crew: Crew, figures: int, *, s
                      for row, later in zip(fixed, sketch, strict=True)]
             rows = tokens_of(crew.plan(known_setup(setup, known), figures, fixed=given,
                                        first_turn=first, seed=seed + phase, last_turn=last,
-                                       playable=playable))
+                                       playable=playable, hands=hands))
         heard = known
         if playable is not None:
             rows = playable(rows, first, last)

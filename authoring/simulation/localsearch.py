@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 
 from authoring.engine.cores import resolve_batch
+from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
 from authoring.engine.plan import HEROIC_BIT, KIND_MASK, SLOTS, Action, CrewPlan, Plan
@@ -72,8 +73,9 @@ class PlanSearch:
 
     def __init__(self, setup: Setup, figures: int, seeds: Sequence[int], *,
                  fixed: Sequence[Sequence[str]] = (), first_turn: int = 1,
-                 playable: Playable | None = None) -> None:
+                 playable: Playable | None = None, hands: Hands | None = None) -> None:
         self.setup = setup
+        self.hands = hands  # the heuristic starts lay their cards from them
         self.figures = figures
         self.seeds = list(seeds)
         self.fixed = [list(row) for row in fixed]
@@ -113,7 +115,7 @@ class PlanSearch:
         for style in styles(random.Random(f"styles:{seed}"), max(1, count)):
             plan = HeuristicCrew(style=style).plan(
                 self.setup, self.figures, fixed=self.fixed, first_turn=self.first_turn,
-                seed=seed)
+                seed=seed, hands=self.hands)
             out.append([list(member.codes) for member in plan.crew])
         return out
 

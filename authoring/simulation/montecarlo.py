@@ -26,18 +26,19 @@ from authoring.engine import Plan, make_crew_plan
 from authoring.engine.cores import resolve_batch
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
+from authoring.simulation.dealing import deal_for, playable_for
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
-from authoring.simulation.horizon import Crew, Playable, plan_by_phase
+from authoring.simulation.horizon import Crew, Playable, plan_by_phase, plan_of, tokens_of
 from authoring.simulation.omniscient import OmniscientCrew
 from authoring.simulation.planner import PlanningCrew
 
 T = TypeVar("T")
 
 CREW_SIMPLIFICATION = (
-    "action cards are not modelled: every crew member may play any action (no tripping; "
-    "heroic actions only for the planner and omniscient crews) in any turn; a real hand of 5 "
-    "cards per phase, incoming data and transfers limit this, so the crews are somewhat "
-    "stronger than a table with the same plan skill. Information is modelled: the heuristic "
+    "action cards are modelled: each crew member plays only the double-sided cards the rules "
+    "deal (cards per phase, incoming data draws, one card given per data transfer, its own "
+    "heroic card; docs/rules.md §16), every crew member a player; no tripping, and heroic "
+    "actions only for the planner and omniscient crews. Information is modelled: the heuristic "
     "and planner crews fix each phase's cards knowing only the threats announced so far; the "
     "omniscient crew knows the whole draw, damage tokens too (an upper bound).")
 
@@ -153,32 +154,41 @@ def _blank_plan(figures: int, seed: int) -> Plan:
 
 
 def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
-              playable: Playable | None = None) -> tuple[Setup, Plan]:
+              playable: Playable | None = None, hands: bool = True) -> tuple[Setup, Plan]:
     """Draws a game's threats and trajectories and lets the crew plan it.
 
     Draws from ``rng`` in a fixed order (setup seed, plan seed); the caller draws the
     damage-token seed after this (the omniscient crew is shown that seed beforehand, without
     changing the order). The heuristic and planner crews plan phase by phase
-    (``horizon.plan_by_phase``).
+    (``horizon.plan_by_phase``). With ``hands`` the crew is dealt its action cards
+    (``dealing.py``, seeded from the plan seed, so a game's threats and damage tokens are the
+    same with and without) and lays every card from them.
     """
     figures = figures_for(mission)
     setup = setup_from_mission(mission, _blank_plan(figures, rng.randrange(1 << 30)),
                                figures=figures)
     plan_seed = rng.randrange(1 << 30)
+    dealt = deal_for(mission, [f"P{i + 1}" for i in range(figures)], plan_seed, setup.level) \
+        if hands else None
+    if dealt is not None and playable is None:
+        playable = playable_for(dealt)
     if crew.omniscient:
         ahead = rng.getstate()
         damage_seed = rng.randrange(1 << 30)
         rng.setstate(ahead)  # the caller draws the same seed for the resolution
-        return setup, crew.plan(setup, figures, seed=plan_seed, playable=playable,
-                                damage_seed=damage_seed)
+        plan = crew.plan(setup, figures, seed=plan_seed, playable=playable,
+                         damage_seed=damage_seed, hands=dealt)
+        return setup, plan if playable is None else plan_of(playable(
+            tokens_of(plan), 1, SLOTS))
     return setup, plan_by_phase(mission, setup, crew, figures, seed=plan_seed,
-                                playable=playable)
+                                playable=playable, hands=dealt)
 
 
-def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcome:
-    """Plays game ``index`` of a run: draw, plan phase by phase, resolve."""
+def play_game(mission: Mission, crew: Crew, seed: int, index: int, *,
+              hands: bool = True) -> GameOutcome:
+    """Plays game ``index`` of a run: draw, (deal,) plan phase by phase, resolve."""
     rng = random.Random(f"{seed}:{index}")
-    setup, plan = plan_game(mission, crew, rng)
+    setup, plan = plan_game(mission, crew, rng, hands=hands)
     threats = mission.threats()
     # one game per call here; the crews' searches batch their evaluations
     result = resolve_batch([(setup, plan)], [rng.randrange(1 << 30)])[0]
@@ -205,15 +215,20 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int) -> GameOutcom
                        killers, destroyed, (damage[0], damage[1], damage[2]), best)
 
 
-def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, list[int]]) -> list[GameOutcome]:
-    mission, crew_name, options, seed, indexes = args
+def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, bool, list[int]]
+                ) -> list[GameOutcome]:
+    mission, crew_name, options, seed, hands, indexes = args
     crew = make_crew(crew_name, **options)
-    return [play_game(mission, crew, seed, i) for i in indexes]
+    return [play_game(mission, crew, seed, i, hands=hands) for i in indexes]
 
 
 def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
-             jobs: int = 1, crew_options: dict[str, Any] | None = None) -> SimulationStats:
+             jobs: int = 1, crew_options: dict[str, Any] | None = None,
+             hands: bool = True) -> SimulationStats:
     """Plays ``games`` games and returns the statistics (deterministic for a seed).
+
+    ``hands``: the crew plays only the action cards dealt to it (docs/rules.md §16);
+    ``False`` lets it play any action in any turn (for comparison).
 
     With ``jobs > 1`` the games run in spawned worker processes: a script that calls this
     must guard its entry point with ``if __name__ == "__main__":`` as usual.
@@ -222,13 +237,14 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
     stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
     indexes = list(range(games))
     if jobs <= 1 or games < 2:
-        stats.outcomes = _play_chunk((mission, crew, options, seed, indexes))
+        stats.outcomes = _play_chunk((mission, crew, options, seed, hands, indexes))
         return stats
     # A mission the engine cannot set up fails in every game: say so here, in game 0's words,
     # rather than in those of whichever worker happens to fail first.
     setup_from_mission(mission, _blank_plan(figures_for(mission), random.Random(
         f"{seed}:0").randrange(1 << 30)), figures=figures_for(mission))
-    stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed), indexes, jobs)
+    stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed, hands), indexes,
+                                jobs)
     return stats
 
 
@@ -285,13 +301,14 @@ def simulate_with(mission: Mission, settings: Mapping[str, Any], *,
 
     crew = str(settings["crew"])
     key = (crew, int(settings["games"]), int(settings["seed"]),
-           tuple(sorted(crew_options(settings).items())))
+           tuple(sorted(crew_options(settings).items())), bool(settings.get("hands", True)))
     return _simulated(mission, key, jobs if jobs > 0 else default_jobs())
 
 
 @functools.lru_cache(maxsize=8)
-def _simulated(mission: Mission, key: tuple[str, int, int, tuple[tuple[str, int], ...]],
+def _simulated(mission: Mission,
+               key: tuple[str, int, int, tuple[tuple[str, int], ...], bool],
                jobs: int) -> SimulationStats:
-    crew, games, seed, options = key
+    crew, games, seed, options, hands = key
     return simulate(mission, games=games, crew=crew, seed=seed, jobs=jobs,
-                    crew_options=dict(options))
+                    crew_options=dict(options), hands=hands)

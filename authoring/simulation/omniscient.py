@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 
 from authoring.engine import Plan
+from authoring.engine.hands import Hands
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
@@ -37,12 +38,13 @@ class OmniscientCrew:
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
              first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,
-             playable: Playable | None = None, damage_seed: int | None = None) -> Plan:
+             playable: Playable | None = None, damage_seed: int | None = None,
+             hands: Hands | None = None) -> Plan:
         """Returns the best plan found for the real draw (``damage_seed`` is required)."""
         if damage_seed is None:
             raise ValueError("the omniscient crew plans with the real damage-token seed")
         search = PlanSearch(setup, figures, [damage_seed], fixed=fixed,
-                            first_turn=first_turn, playable=playable)
+                            first_turn=first_turn, playable=playable, hands=hands)
         start, value = search.best_start(self.styles, seed)
         for _ in range(self.sweeps):
             start, value = search.sweep(start, value)

@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 
 from authoring.engine import Plan
+from authoring.engine.hands import Hands
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
@@ -51,12 +52,13 @@ class PlanningCrew:
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
              first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,
-             playable: Playable | None = None, damage_seed: int | None = None) -> Plan:
+             playable: Playable | None = None, damage_seed: int | None = None,
+             hands: Hands | None = None) -> Plan:
         """Returns a searched plan for the board ``setup``; slots before ``first_turn`` stay
         as ``fixed``. ``last_turn`` (the phase's end) is kept by the caller; the later turns
         are searched too, as the sketch the phase's cards are chosen for."""
         search = PlanSearch(setup, figures, self._seeds(seed), fixed=fixed,
-                            first_turn=first_turn, playable=playable)
+                            first_turn=first_turn, playable=playable, hands=hands)
         start, value = search.best_start(self.styles, seed)
         for _ in range(self.sweeps):  # the phase's own turns, card by card
             start, value = search.sweep(start, value, last_turn=last_turn)

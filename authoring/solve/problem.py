@@ -15,12 +15,15 @@ from typing import Any
 
 from authoring.engine import EngineError, Plan, Setup, make_crew_plan, setup_from_mission
 from authoring.engine.cores import resolve_batch
+from authoring.engine.hands import Hands
+from authoring.engine.hands import check as check_hands
 from authoring.engine.levels import get_level
 from authoring.engine.plan import BLANK_ACTION, SLOTS, TOKEN_KINDS, ZONES, CrewPlan, parse_action
 from authoring.engine.setup import FIGURES
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import Mission, load_document
 from authoring.solve.evaluate import Evaluator, encode_plan
+from authoring.solve.hands import deal_hands
 from authoring.solve.search import FINAL_BUDGET, FINAL_RUNS, Request
 
 
@@ -42,6 +45,7 @@ class Problem:
     fixed: Mapping[int, tuple[int, ...]]
     draw: tuple[str | None, ...]  # one entry per mission threat ('-' = not in play)
     seed: int
+    hands: Hands | None = None  # the action cards dealt with the seed (``solve --hands``)
 
     def request(self, **search: Any) -> Request:
         """Returns the search request (``iterations``, ``time_limit``, ``jobs`` …).
@@ -52,7 +56,7 @@ class Problem:
         rules = get_level(self.setup.level)
         search["heroics"] = search.get("heroics", True) and rules.heroics
         return Request(self.setup, self.labels, self.fixed, seed=self.seed, turns=rules.turns,
-                       **search)
+                       hands=self.hands, **search)
 
 
 def load_draw(path: str | Path) -> Draw:
@@ -92,12 +96,14 @@ def crew_labels(players: int, figures: int | None = None) -> tuple[str, ...]:
 
 def prepare(mission: Mission, *, seed: int = 0, players: int | None = None,
             figures: int | None = None, draw: Draw | None = None,
-            fixed: Plan | None = None) -> Problem:
+            fixed: Plan | None = None, hands: bool = False) -> Problem:
     """Builds the setup for the draw (cards not given are drawn with ``seed``) and the crew.
 
     The fixed plan's crew members are kept as they are (matched by label); its draw is used
-    when no ``draw`` is given. Raises ``InvalidInputError`` for a draw or plan that does not
-    fit the mission, ``UsageError`` for an impossible crew.
+    when no ``draw`` is given. With ``hands`` the crew is dealt its action cards with
+    ``seed`` (docs/rules.md §16) and the fixed members must be playable from them. Raises
+    ``InvalidInputError`` for a draw or plan that does not fit the mission, ``UsageError``
+    for an impossible crew.
     """
     count = players if players is not None else mission.players
     if count != mission.players:
@@ -125,7 +131,17 @@ def prepare(mission: Mission, *, seed: int = 0, players: int | None = None,
             rows[labels.index(member.label)] = tuple(encode_plan(Plan((member,)))[0])
         if len(rows) == len(labels):
             raise UsageError("every crew member is fixed: nothing left to solve")
-    return Problem(mission, setup, labels, rows, _used_draw(mission, setup, len(labels)), seed)
+    dealt = deal_hands(mission, labels, seed, setup.level) if hands else None
+    if dealt is not None and fixed is not None:
+        only_fixed = tuple(next((m for m in fixed.crew if m.label == label), blank[index])
+                           for index, label in enumerate(labels))
+        try:
+            check_hands(dealt, only_fixed)
+        except EngineError as error:
+            raise InvalidInputError(f"the fixed plan does not fit the hands dealt with seed "
+                                    f"{seed}: {error}") from None
+    return Problem(mission, setup, labels, rows, _used_draw(mission, setup, len(labels)), seed,
+                   dealt)
 
 
 def _used_draw(mission: Mission, setup: Setup, figures: int) -> tuple[str | None, ...]:

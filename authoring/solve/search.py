@@ -21,8 +21,10 @@ from typing import Any
 
 from authoring._workers import quickest_start_method, worker_pool
 from authoring.engine import Setup
+from authoring.engine.hands import Hands
 from authoring.engine.plan import SLOTS
 from authoring.solve.evaluate import Evaluator, Slots, Value
+from authoring.solve.hands import fits, slot_fits, start_matcher, within
 from authoring.solve.moves import EMPTY, Mover, alphabet, downgrade, fix_heroics, is_heroic
 
 #: Extra draw-tree leaves per evaluation inside the search (cheap, common random numbers) …
@@ -54,6 +56,7 @@ class Request:
     restarts: int = 4
     heroics: bool = True
     turns: int = SLOTS  # the rule level's last turn with actions
+    hands: Hands | None = None  # dealt action cards: plans are projected onto them (hands.py)
 
 
 @dataclass(frozen=True)
@@ -121,12 +124,13 @@ def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
                    for i in range(len(request.labels))]
     cards = alphabet(request.heroics)
     best = evaluator.evaluate(plan).objective
+    matcher = start_matcher(request, plan)
     for slot in range(request.turns):
         for member in free_rows(request):
             keep = plan[member][slot]
             choice = keep
             for card in cards:
-                if card == keep:
+                if card == keep or not slot_fits(matcher, member, slot + 1, card):
                     continue
                 plan[member][slot] = card
                 row = plan[member]
@@ -137,8 +141,9 @@ def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
                 if value > best:
                     best, choice = value, card
             plan[member][slot] = choice
+            slot_fits(matcher, member, slot + 1, choice, commit=True)
             fix_heroics(plan[member], slot)
-    return plan
+    return within(request, plan)
 
 
 _QUEUE: Any = None  # the progress queue of a worker process (set by the pool initializer)
@@ -191,7 +196,7 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
             else:
                 progress = (now - began) / (task.seconds or 1.0)
             temperature = T_START * (T_END / T_START) ** min(progress, 1.0)
-            candidate = mover.propose(current)
+            candidate = within(request, mover.propose(current), current)
             done += 1
             if candidate == current:
                 continue
@@ -304,6 +309,9 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
                 if code == simpler:
                     continue
                 rows[member][slot] = simpler
+                if not fits(request, rows):  # a plain card needs a card the hands lack
+                    rows[member][slot] = code
+                    continue
                 screened = quick.evaluate(rows).objective
                 if screened < quick_value - 1e-9:
                     rows[member][slot] = code

@@ -44,6 +44,7 @@ SCHEMAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "draw": ("Threat draws", ("docs/examples/draw.yaml",)),
     "lint-config": ("Lint configuration", ("docs/examples/lint-config.yaml",)),
     "threats": ("Threat data", ("authoring/engine/data/threats.json",)),
+    "action-cards": ("Action cards", ("authoring/engine/data/action-cards.json",)),
 }
 
 FAMILIES: dict[str, str] = {

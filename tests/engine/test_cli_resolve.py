@@ -144,3 +144,22 @@ def test_exact_past_the_budget_answers_with_a_sampled_estimate(
     text = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--exact"]).stdout
     assert text.splitlines()[-1].startswith("Sampled (too many draws to follow exactly; mean "
                                             "of 30 stratified samples")
+
+
+def test_hands_check_the_plan_against_the_cards_dealt_with_its_seed(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--hands"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("The crew can play the plan from the hands dealt with "
+                                    "seed 2026.\n")
+    data = json.loads(runner.invoke(app, ["resolve", str(MISSION), str(PLAN), "--hands",
+                                          "--json"]).stdout)
+    assert [m["label"] for m in data["hands"]["crew"]] == ["P1", "P2", "P3", "P4"]
+    greedy = tmp_path / "greedy.txt"
+    greedy.write_text("P1: R R R R R R R R R R R R\nP2:\nP3:\nP4:\nseed: 2026\n",
+                      encoding="utf-8")
+    refused = runner.invoke(app, ["resolve", str(MISSION), str(greedy), "--hands"])
+    assert refused.exit_code == 1
+    assert "greedy.txt: P1 cannot play R in turn " in refused.stderr
+    assert "no card with R is left in the hands held in phase" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert runner.invoke(app, ["resolve", str(MISSION), str(greedy)]).exit_code == 0

@@ -129,3 +129,49 @@ def test_any_player_count_gets_androids_to_fill_the_crew() -> None:
     assert labels == ["P1", "P2", "P3", "A1", "A2"]
     bad = runner.invoke(app, ["solve", MISSION, "--players", "5", "--figures", "4", *FAST])
     assert bad.exit_code == 2 and "expected 5 crew members for 5 players, got 4" in bad.stderr
+
+
+OFFICIAL = str(Path(__file__).resolve().parents[2] / "missions" / "official" / "mission-1.yaml")
+
+
+def test_hands_deals_with_the_seed_and_plans_only_playable_cards(tmp_path: Path) -> None:
+    from authoring.engine.hands import check
+
+    args = ["solve", OFFICIAL, "--hands", "--seed", "4", *FAST]
+    out = tmp_path / "plan.yaml"
+    result = runner.invoke(app, [*args, "--json", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    problem = prepare(load_mission(OFFICIAL), seed=4, hands=True)
+    assert problem.hands is not None
+    assert data["hands"] == problem.hands.to_mapping()
+    assert [len(member["cards"]) for member in data["hands"]["crew"]] == [16] * 5  # 4+5+5+2
+    plan = parse_plan(data["notation"])
+    check(problem.hands, plan.crew)  # raises PlanError for a card the crew does not hold
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.stderr
+    assert "# hands dealt with seed 4 (docs/rules.md §16):" in text.stdout
+    assert "#   P1: heroic " in text.stdout and "; phase 2: " in text.stdout
+    assert parse_plan(text.stdout).text() == plan.text()  # the same plan, still plan notation
+    replay = runner.invoke(app, ["resolve", OFFICIAL, str(out), "--hands"])
+    assert replay.exit_code == 0, replay.stderr  # resolve deals the same hands from the seed
+    assert "can play the plan from the hands dealt with seed 4" in replay.stdout
+
+
+def test_hands_refuse_a_fixed_plan_the_cards_cannot_play(tmp_path: Path) -> None:
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text("format: 1\ncrew:\n  - {label: P1, actions: 'R R R R R R R R R R R R'}\n",
+                     encoding="utf-8")
+    result = runner.invoke(app, ["solve", OFFICIAL, "--hands", "--fix", str(fixed), *FAST])
+    assert result.exit_code == 1
+    assert "the fixed plan does not fit the hands dealt with seed 0: P1 cannot play R in " \
+        "turn" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_hands_apply_to_single_missions() -> None:
+    campaign = str(Path(__file__).resolve().parents[2] / "missions" / "examples" /
+                   "campaign.yaml")
+    result = runner.invoke(app, ["solve", campaign, "--hands", *FAST])
+    assert result.exit_code == 2
+    assert "--hands applies to single missions" in result.stderr

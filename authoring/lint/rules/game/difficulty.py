@@ -15,12 +15,14 @@ on the official scale can.
 
 **Options.** ``crew`` (``planner``, the default; ``heuristic``; ``omniscient``: see
 docs/simulation.md), ``games`` (500), ``seed`` (0), ``jobs`` (processes; 0: every core),
-and the crew's search options ``iterations``, ``styles``, ``seeds``, ``sweeps`` (-1: the
-crew's calibrated value). The official range is calibrated for each crew's defaults.
+the crew's search options ``iterations``, ``styles``, ``seeds``, ``sweeps`` (-1: the
+crew's calibrated value) and ``hands`` (true: the crew plays only the action cards the rules
+deal, docs/rules.md §16.1; false: any action in any turn). The official range is calibrated
+for each crew's defaults.
 
-The crews are models: action cards are not simulated (any action may be played); the
-``heuristic`` and ``planner`` crews play phase by phase knowing only the threats announced so
-far, the ``omniscient`` one knows the whole draw. Compare ratings, not absolute survival
+The crews are models: they play from dealt hands, the ``heuristic`` and ``planner`` crews
+phase by phase knowing only the threats announced so far, the ``omniscient`` one knowing the
+whole draw. Compare ratings, not absolute survival
 rates. This rule is opt-in (``--select G``).
 
 Passes (no threats: nothing to rate)::

@@ -1,0 +1,653 @@
+"""Action-card hands: the deck of the box, a seeded deal, and which plans a crew can play.
+
+The rules engine resolves any plan; a table can only play the cards it holds
+(docs/rules.md §16). This module deals the cards the rules deal and answers two questions
+about a plan:
+
+* ``check`` — can the crew play it from these hands? (``PlanError`` naming the first slot
+  that has no card left, otherwise nothing);
+* ``project`` — the closest plan that it can play: the desired plan with the slots that
+  find no card made blank.
+
+**The model.** Cards are double-sided: one card plays its movement half *or* its action half
+(``data/action-cards.json``, schema ``schemas/action-cards.schema.json``). A player holds the
+cards dealt for a phase from the moment the phase begins (phase 2's are picked up when
+phase 1 ends) and keeps what is left for later phases; an *incoming data* draws one more card
+for every player; at a *data transfer* every player may give one non-heroic card to another
+player. A card played in a phase comes from cards held in that phase; a tripped card counts as
+played. An android holds only its heroic card; players play their own cards for it, so an
+android's slots may take a card from any player. A heroic card is played only on its owner's
+board (an android's heroic by a player for that android) and is never given.
+
+**The matching.** Which card serves which slot is a flow problem: slot groups (row, phase,
+half) draw on card groups (holder, kind of card, the moment it arrived), directly or through a
+gift (giver, transfer, half) that carries at most one card. A gift chain (a card given on)
+never helps: the first giver could have given it to the last receiver at once. A plan is
+played slot by slot in turn order, each slot kept when an augmenting path finds it a card
+(earlier slots may change cards on the way, never lose one); one giver's second gift in the
+same transfer is refused on the way, so every plan kept this way is playable. That greedy
+order can refuse a plan only a rerouting of gifts would fit; ``check`` then decides exactly by
+branching over the half each giver gives (past 64 branches a plan counts as unplayable: an
+unplayable plan is never let through).
+
+**Projection choice.** A slot with no card becomes a blank, not another card: a blank does
+nothing (docs/rules.md §8), while a substitute would act on the ship in a way nobody planned.
+The crews that plan with hands (``authoring/simulation/heuristic.py``) choose substitutes
+themselves, knowing the board and the cards left.
+
+Standard library only; randomness only through the ``random.Random`` a caller passes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+
+from authoring.engine.errors import PlanError, SetupError
+from authoring.engine.plan import (
+    BLANK,
+    BOTS,
+    HMOVE,
+    LIFT,
+    STATIONS,
+    TRIP_BIT,
+    A,
+    Action,
+    B,
+    C,
+    CrewPlan,
+    encode,
+)
+from authoring.engine.plan import BLUE as MOVE_BLUE
+from authoring.engine.plan import RED as MOVE_RED
+from authoring.engine.ship import TURN_PHASE
+
+if TYPE_CHECKING:
+    from authoring.mission.model import Mission
+
+INCOMING_DATA: Final = "incoming_data"
+DATA_TRANSFER: Final = "data_transfer"
+DEAL: Final = "deal"
+PHASES: Final = 3
+_INF: Final = 1 << 20
+_SINK: Final = 0
+#: Branches the exact check may explore before it calls a plan unplayable (conservative).
+_BRANCH_LIMIT: Final = 64
+#: Cards per player per phase by player count (docs/rules.md §16); +1 in phase 1 when
+#: androids make a fifth figure.
+_PER_PHASE: Final = {5: (4, 5, 5), 4: (5, 5, 5), 3: (6, 6, 6), 2: (9, 6, 6)}
+
+
+@dataclass(frozen=True)
+class Card:
+    """One action card: a movement half and an action half, in plan notation."""
+
+    move: str    # r, b, l; heroic: >UR … >LB
+    action: str  # A, B, C, R; heroic: A+, B+, R+
+
+    @property
+    def heroic(self) -> bool:
+        """Tells whether this is a gold heroic card."""
+        return self.action.endswith("+")
+
+    @property
+    def halves(self) -> tuple[str, str]:
+        """The two halves; one of them is played."""
+        return self.move, self.action
+
+    def text(self) -> str:
+        """Returns ``r/A`` or ``A+/>LB``: the halves as the plan notation writes them."""
+        return f"{self.action}/{self.move}" if self.heroic else f"{self.move}/{self.action}"
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The action cards of the box: 90 ordinary cards and six heroic ones."""
+
+    cards: tuple[Card, ...]
+    heroics: tuple[Card, ...]
+
+
+@cache
+def load_deck() -> Deck:
+    """Reads ``authoring/engine/data/action-cards.json`` (every card listed once)."""
+    text = resources.files("authoring.engine").joinpath("data/action-cards.json").read_text(
+        "utf-8")
+    data = json.loads(text)
+    cards = tuple(Card(str(kind["move"]), str(kind["action"]))
+                  for kind in data["action_cards"] for _ in range(int(kind["count"])))
+    heroics = tuple(Card(str(h["move"]), str(h["action"])) for h in data["heroic_cards"])
+    return Deck(cards, heroics)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A point of the Action Round where cards change hands: a phase's deal or an event."""
+
+    phase: int  # 1-3
+    kind: str   # DEAL, INCOMING_DATA or DATA_TRANSFER
+
+    def name(self) -> str:
+        """Returns how the moment is printed: ``phase 2`` or ``incoming data (phase 1)``."""
+        if self.kind == DEAL:
+            return f"phase {self.phase}"
+        return f"{self.kind.replace('_', ' ')} (phase {self.phase})"
+
+
+def timeline(events: Iterable[tuple[int, str]]) -> tuple[Moment, ...]:
+    """Orders the deals and the events: each phase's deal, then its events as given.
+
+    ``events`` are ``(phase, kind)`` pairs in the mission's time order, kind
+    ``incoming_data`` or ``data_transfer`` (the mission file's keys); other kinds and phases
+    outside 1-3 raise ``SetupError``.
+    """
+    by_phase: list[list[Moment]] = [[] for _ in range(PHASES)]
+    for phase, kind in events:
+        if kind not in (INCOMING_DATA, DATA_TRANSFER):
+            raise SetupError(f"expected an event incoming_data or data_transfer, got {kind!r}")
+        if not 1 <= phase <= PHASES:
+            raise SetupError(f"expected an event in phase 1 to {PHASES}, got phase {phase}")
+        by_phase[phase - 1].append(Moment(phase, kind))
+    return tuple(m for phase in range(1, PHASES + 1)
+                 for m in (Moment(phase, DEAL), *by_phase[phase - 1]))
+
+
+def mission_events(mission: Mission) -> list[tuple[int, str]]:
+    """A mission's incoming data and data transfers as ``(phase, kind)`` in time order.
+
+    The adapter from a mission (like ``setup.setup_from_mission``); a test run's phases past
+    the third fold into phase 3.
+    """
+    from authoring.mission.model import event_key
+
+    return [(min(PHASES, mission.phase_of(event.at)), event_key(event))
+            for event in mission.events if event_key(event) in (INCOMING_DATA, DATA_TRANSFER)]
+
+
+def cards_per_phase(players: int, figures: int) -> tuple[int, int, int]:
+    """Ordinary cards each player is dealt in phases 1-3 (docs/rules.md §16); not for solo."""
+    if players not in _PER_PHASE:
+        raise SetupError(f"expected 2 to 5 players for dealt hands, got {players}")
+    first, second, third = _PER_PHASE[players]
+    if figures == 5 and players < 5:
+        first += 1  # the players also play the fifth figure's cards
+    return first, second, third
+
+
+@dataclass(frozen=True)
+class Hands:
+    """The cards a crew was dealt: each player's cards with the moment they arrived."""
+
+    labels: tuple[str, ...]                           # the crew, as the plan names it
+    moments: tuple[Moment, ...]
+    held: tuple[tuple[tuple[Card, int], ...], ...]    # per player: (card, moment index)
+    heroic: tuple[Card | None, ...]                   # per crew member (None: none dealt)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The labels of the players (the crew members who hold cards)."""
+        return tuple(label for label in self.labels if is_player(label))
+
+    def cards_of(self, label: str) -> list[tuple[Card, Moment]]:
+        """Returns a player's cards with the moment each arrived."""
+        held = self.held[self.players.index(label)]
+        return [(card, self.moments[when]) for card, when in held]
+
+    def describe(self) -> str:
+        """Returns one line per crew member: the heroic card, then the cards by moment."""
+        lines = []
+        for index, label in enumerate(self.labels):
+            parts = []
+            heroic = self.heroic[index]
+            if heroic is not None:
+                parts.append(f"heroic {heroic.text()}")
+            if is_player(label):
+                for when, moment in enumerate(self.moments):
+                    cards = [c.text() for c, w in self.held[self.players.index(label)]
+                             if w == when]
+                    if cards:
+                        parts.append(f"{moment.name()}: {' '.join(cards)}")
+            else:
+                parts.append("plays the players' cards")
+            lines.append(f"{label}: {'; '.join(parts)}")
+        return "\n".join(lines) + "\n"
+
+    def to_mapping(self) -> dict[str, Any]:
+        """Returns the hands as plain data (for ``--json`` outputs)."""
+        crew = []
+        for index, label in enumerate(self.labels):
+            heroic = self.heroic[index]
+            entry: dict[str, Any] = {"label": label,
+                                     "heroic": heroic.text() if heroic else None}
+            if is_player(label):
+                entry["cards"] = [{"card": card.text(), "phase": self.moments[when].phase,
+                                   "from": self.moments[when].kind}
+                                  for card, when in self.held[self.players.index(label)]]
+            crew.append(entry)
+        return {"crew": crew}
+
+
+def is_player(label: str) -> bool:
+    """Tells a player (``P1``…) from an android (``A1``…)."""
+    return not label.upper().startswith("A")
+
+
+def deal(labels: Sequence[str], events: Iterable[tuple[int, str]], rng: random.Random, *,
+         heroics: bool = True) -> Hands:
+    """Deals the hands for a crew (docs/rules.md §16) with the caller's seeded generator.
+
+    ``labels`` is the crew in seat order (``P1``… players, ``A1``… androids); ``events`` the
+    mission's incoming data and data transfers as ``(phase, kind)`` in time order. The deck
+    is shuffled once; cards are dealt in the order the table takes them (each phase's hand,
+    then that phase's incoming data, player by player); a draw from an empty deck gives
+    nothing. Solo (one player): the whole deck is the player's from the start and the events
+    are ignored. ``heroics=False`` (rule levels without heroic cards) deals no heroic card.
+    """
+    labels = tuple(labels)
+    players = [label for label in labels if is_player(label)]
+    if not players:
+        raise SetupError("expected at least one player to hold the cards, got only androids")
+    deck = load_deck()
+    cards = list(deck.cards)
+    rng.shuffle(cards)
+    gold = list(deck.heroics)
+    rng.shuffle(gold)
+    if heroics and len(labels) > len(gold):
+        raise SetupError(f"expected at most {len(gold)} crew members for the heroic cards, "
+                         f"got {len(labels)}")
+    solo = len(players) == 1
+    moments = timeline(() if solo else events)
+    counts = (0, 0, 0) if solo else cards_per_phase(len(players), len(labels))
+    held: list[list[tuple[Card, int]]] = [[] for _ in players]
+    if solo:
+        held[0] = [(card, 0) for card in cards]
+        cards = []
+    for when, moment in enumerate(moments):
+        take = counts[moment.phase - 1] if moment.kind == DEAL else \
+            1 if moment.kind == INCOMING_DATA else 0
+        for hand in held:
+            for _ in range(take):
+                if cards:
+                    hand.append((cards.pop(), when))
+    heroic = tuple(gold[i] if heroics else None for i in range(len(labels)))
+    return Hands(labels, moments, tuple(tuple(h) for h in held), heroic)
+
+
+def half_of(action: Action) -> str | None:
+    """Returns the card half a slot plays (``A``, ``r``, ``A+``, ``>LW`` …), None for blank."""
+    if action.kind == BLANK:
+        return None
+    return action.token().rstrip("!")
+
+
+HALVES: Final = ("r", "b", "l", "A", "B", "C", "R")
+
+
+class _Network:
+    """The flow network of one deal, shared by every ``Matcher`` of it and grown on demand.
+
+    Node 0 is the sink. A card group (holder, card, moment) drains into the sink with its
+    count; a slot group (row key, phase, half) reaches the card groups it may use, and for a
+    player the gift nodes of the other players' transfers; a gift is a capacity-1 edge from
+    its inlet to its outlet, which reaches the giver's cards held before the transfer. Slot
+    groups and gifts are built the first time a plan needs them (most are never needed); new
+    edges only join new nodes to the card groups, so flows already found stay valid.
+    """
+
+    def __init__(self, hands: Hands) -> None:
+        self.to: list[int] = []
+        self.cap: list[int] = []
+        self.adj: list[list[int]] = [[]]
+        self.moments = hands.moments
+        self.givers = len(hands.held)
+        counts: dict[tuple[int, Card, int], int] = {}
+        for holder, cards in enumerate(hands.held):
+            for card, when in cards:
+                counts[holder, card, when] = counts.get((holder, card, when), 0) + 1
+        self.drain: dict[int, int] = {}  # card group -> its edge into the sink
+        # per half: the card groups (holder, moment, node) whose cards have it
+        self.by_half: dict[str, list[tuple[int, int, int]]] = {half: [] for half in HALVES}
+        for (holder, card, when), count in counts.items():
+            node = self._node()
+            self.drain[node] = self._edge(node, _SINK, count)
+            for half in card.halves:
+                self.by_half[half].append((holder, when, node))
+        self.slots: dict[tuple[int, int, str], int] = {}
+        self.gifts: dict[tuple[int, int, str], int] = {}   # -> the gift's capacity-1 edge
+        self.gift_key: dict[int, tuple[int, int]] = {}     # that edge -> (giver, moment)
+        self.transfers = [when for when, m in enumerate(self.moments)
+                          if m.kind == DATA_TRANSFER]
+        self.with_gifts: set[int] = set()  # slot groups whose gift edges are built
+
+    def slot(self, key: int, phase: int, half: str) -> int:
+        """The slot group of a row key (a player seat, -1 any android), phase and half."""
+        node = self.slots.get((key, phase, half))
+        if node is not None:
+            return node
+        node = self._node()
+        self.slots[key, phase, half] = node
+        moments = self.moments
+        for holder, when, group in self.by_half[half]:
+            if moments[when].phase <= phase and key in (holder, -1):
+                self._edge(node, group, _INF)
+        if key < 0 or not self.transfers:
+            self.with_gifts.add(node)  # nobody gives to an android: its players play for it
+        return node
+
+    def add_gifts(self, key: int, phase: int, half: str) -> None:
+        """Lets a player's slot group take cards other players give in transfers.
+
+        Built only when a slot finds no card of its own: most never need a gift, and the
+        gift nodes cost more to build than the search that uses them.
+        """
+        node = self.slot(key, phase, half)
+        if node in self.with_gifts:
+            return
+        self.with_gifts.add(node)
+        for when in self.transfers:
+            if self.moments[when].phase <= phase:
+                for giver in range(self.givers):
+                    if giver != key:
+                        self._edge(node, self._inlet(giver, when, half), _INF)
+
+    def _inlet(self, giver: int, when: int, half: str) -> int:
+        edge = self.gifts.get((giver, when, half))
+        if edge is not None:
+            return self.to[edge ^ 1]
+        inlet, outlet = self._node(), self._node()
+        edge = self._edge(inlet, outlet, 1)
+        self.gifts[giver, when, half] = edge
+        self.gift_key[edge] = (giver, when)
+        for holder, arrived, group in self.by_half[half]:
+            if holder == giver and arrived < when:
+                self._edge(outlet, group, _INF)
+        return inlet
+
+    def _node(self) -> int:
+        self.adj.append([])
+        return len(self.adj) - 1
+
+    def _edge(self, head: int, tail: int, capacity: int) -> int:
+        self.to += [tail, head]
+        self.cap += [capacity, 0]
+        self.adj[head].append(len(self.to) - 2)
+        self.adj[tail].append(len(self.to) - 1)
+        return len(self.to) - 2
+
+
+_NETWORKS: dict[int, tuple[Hands, _Network]] = {}
+
+
+def _network(hands: Hands) -> _Network:
+    """The deal's network, built once per ``Hands`` object (by identity: hashing a whole
+    deal cost more than a projection's search)."""
+    kept = _NETWORKS.get(id(hands))
+    if kept is not None and kept[0] is hands:
+        return kept[1]
+    if len(_NETWORKS) >= 8:
+        _NETWORKS.clear()
+    network = _Network(hands)
+    _NETWORKS[id(hands)] = (hands, network)
+    return network
+
+
+class Matcher:
+    """Plays a plan's slots one at a time against the hands (see the module docstring)."""
+
+    def __init__(self, hands: Hands, labels: Sequence[str]) -> None:
+        if tuple(labels) != hands.labels:
+            raise PlanError(f"expected the crew the hands were dealt to "
+                            f"({' '.join(hands.labels)}), got {' '.join(labels)}")
+        self.hands = hands
+        self.labels = tuple(labels)
+        seat = {label: i for i, label in enumerate(hands.players)}
+        # the row key of a crew member: its player seat, or -1 for any android (pooled)
+        self.row_key = [seat.get(label, -1) for label in labels]
+        self.network = network = _network(hands)
+        self.to, self.adj = network.to, network.adj  # shared; they only grow
+        self.drain = network.drain
+        self.gifts, self.gift_key = network.gifts, network.gift_key
+        self.cap = list(network.cap)
+        self.budget: dict[tuple[int, int], int] = {}       # gifts in use per giver, moment
+        self.heroic_used = [False] * len(self.labels)
+        self.forbid: dict[tuple[int, int], str] = {}       # exact check: the one half given
+        self.every_gift = False  # build every slot group's gifts before a search (complete)
+        self.refused_gift = False  # a search met a giver's second gift in one transfer
+
+    def _blocked(self, edge: int, budgeted: bool) -> bool:
+        """Tells whether a path may not use this gift (another half is given, or none)."""
+        key = self.gift_key.get(edge)
+        if key is None:
+            return False
+        allowed = self.forbid.get(key)
+        if allowed is not None and self.gifts.get((*key, allowed)) != edge:
+            return True
+        if budgeted and self.budget.get(key, 0) >= 1:
+            self.refused_gift = True
+            return True
+        return False
+
+    def _sync(self) -> None:
+        """Catches up with edges the shared network grew (here or for another matcher)."""
+        if len(self.cap) < len(self.to):
+            self.cap.extend(self.network.cap[len(self.cap):])
+
+    def _direct(self, start: int) -> list[int] | None:
+        """A free card of the slot's own: the common case needs no search, and a table plays
+        its own cards before asking for a gift."""
+        to, cap, drain = self.to, self.cap, self.drain
+        for edge in self.adj[start]:
+            out = drain.get(to[edge])
+            if out is not None and cap[edge] > 0 and cap[out] > 0:
+                return [edge, out]
+        return None
+
+    def _path(self, start: int, budgeted: bool) -> list[int] | None:
+        """Finds a residual path from a slot group to the sink (breadth first)."""
+        to, cap, adj, gifts = self.to, self.cap, self.adj, self.gift_key
+        came: dict[int, int] = {start: -1}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            for edge in adj[node]:
+                tail = to[edge]
+                if cap[edge] <= 0 or tail in came:
+                    continue
+                if edge in gifts and self._blocked(edge, budgeted):
+                    continue
+                came[tail] = edge
+                if tail == _SINK:
+                    path = []
+                    while tail != start:
+                        edge = came[tail]
+                        path.append(edge)
+                        tail = to[edge ^ 1]
+                    return path
+                queue.append(tail)
+        return None
+
+    def _push(self, path: list[int], amount: int) -> None:
+        for edge in path:
+            self.cap[edge] -= amount
+            self.cap[edge ^ 1] += amount
+            for gift in (edge, edge ^ 1):
+                key = self.gift_key.get(gift)
+                if key is not None:
+                    # the gift edge itself carries one unit when its capacity is used up
+                    self.budget[key] = self.budget.get(key, 0) + (
+                        amount if gift == edge else -amount)
+
+    def place(self, member: int, turn: int, action: Action, *, commit: bool = True,
+              budgeted: bool = True) -> bool:
+        """Finds a card for ``action`` in crew member ``member``'s slot of ``turn``.
+
+        Keeps it (``commit``) or only tells whether it would fit. A blank always fits.
+        """
+        half = half_of(action)
+        if half is None:
+            return True
+        if action.heroic:
+            card = self.hands.heroic[member]
+            fits = card is not None and half in card.halves and not self.heroic_used[member]
+            if fits and commit:
+                self.heroic_used[member] = True
+            return fits
+        key, phase = self.row_key[member], TURN_PHASE[turn] + 1
+        node = self.network.slot(key, phase, half)
+        self._sync()
+        path = self._direct(node)
+        if path is None:
+            if self.every_gift:  # a complete search: any slot group may reroute through gifts
+                for other in list(self.network.slots):
+                    self.network.add_gifts(*other)
+            self.network.add_gifts(key, phase, half)
+            self._sync()
+            path = self._path(node, budgeted)
+        if path is None:
+            return False
+        if commit:
+            self._push(path, 1)
+        return True
+
+    def over_budget(self) -> list[tuple[int, int]]:
+        """Returns the (giver, transfer) pairs giving more than one card (relaxed plays)."""
+        used: dict[tuple[int, int], set[str]] = {}
+        for (giver, when, half), edge in self.gifts.items():
+            if self.cap[edge] == 0:
+                used.setdefault((giver, when), set()).add(half)
+        return [key for key, halves in used.items() if len(halves) > 1]
+
+
+def _slots(crew: Sequence[CrewPlan], first: Collection[int] = (),
+           prefer: Collection[tuple[int, int]] = ()) -> list[tuple[int, int, Action]]:
+    """The plan's cards in the order a crew lays them: turn by turn, in seat order.
+
+    The rows ``first`` (a solver's fixed crew members) are laid before all others, then the
+    slots ``prefer`` (member, turn), then the rest.
+    """
+    order = [(member not in first, (member, turn) not in prefer, turn, member)
+             for member, row in enumerate(crew) for turn in range(1, len(row.actions) + 1)
+             if not row.actions[turn - 1].is_blank]
+    return [(member, turn, crew[member].actions[turn - 1])
+            for _, _, turn, member in sorted(order)]
+
+
+def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
+            prefer: Collection[tuple[int, int]] = ()
+            ) -> tuple[list[tuple[int, int, Action]], bool]:
+    """Plays the plan slot by slot; returns the slots that found no card, and whether a
+    giver's second gift was refused on the way.
+
+    Without such a refusal the searches were those of a maximum flow with unlimited gifts
+    (every slot group may reroute through gifts, and a slot that finds no path never finds
+    one later), so a missed slot proves the plan unplayable without the exact check.
+    """
+    matcher = Matcher(hands, [row.label for row in crew])
+    matcher.every_gift = True
+    missed = [slot for slot in _slots(crew, first, prefer) if not matcher.place(*slot)]
+    return missed, matcher.refused_gift
+
+
+def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int], str],
+           budget: list[int]) -> bool:
+    """Decides exactly whether the whole plan fits, branching on each giver's one gift."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    matcher = Matcher(hands, [row.label for row in crew])
+    matcher.forbid = dict(forbid)
+    matcher.every_gift = True
+    for slot in _slots(crew):
+        if not matcher.place(*slot, budgeted=False):
+            return False  # even unlimited gifts (within the restrictions) do not fit
+    over = matcher.over_budget()
+    if not over:
+        return True
+    key = over[0]
+    # the one half this giver gives in this transfer (or none): any half the plan plays
+    halves = sorted({half_of(action) or "" for _, _, action in _slots(crew)
+                     if not action.heroic})
+    return any(_exact(hands, crew, {**forbid, key: half}, budget) for half in ["", *halves])
+
+
+def check(hands: Hands, crew: Sequence[CrewPlan]) -> None:
+    """Raises ``PlanError`` when the crew cannot play the plan from the hands."""
+    missed, refused = _greedy(hands, crew)
+    if not missed or (refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
+        return
+    member, turn, action = missed[0]
+    label = crew[member].label
+    half = half_of(action)
+    if action.heroic:
+        card = hands.heroic[member]
+        have = f"{label}'s heroic card is {card.text()}" if card else "no heroic cards are dealt"
+        raise PlanError(f"{label} cannot play {half} in turn {turn}: {have}, played at most "
+                        "once (docs/rules.md §9)")
+    phase = TURN_PHASE[turn] + 1
+    raise PlanError(f"{label} cannot play {half} in turn {turn}: no card with {half} is left "
+                    f"in the hands held in phase {phase} (docs/rules.md §16)")
+
+
+def playable(hands: Hands, crew: Sequence[CrewPlan]) -> bool:
+    """Tells whether the crew can play the plan from the hands."""
+    try:
+        check(hands, crew)
+    except PlanError:
+        return False
+    return True
+
+
+def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
+            prefer: Collection[tuple[int, int]] = ()) -> tuple[CrewPlan, ...]:
+    """Returns the closest plan the crew can play: unplayable slots made blank.
+
+    A playable plan comes back unchanged. Otherwise the slots are played in turn order
+    (seat order within a turn) and each keeps its card when one can still be found, so
+    the earliest cards of the plan are the ones kept; the rows ``first`` are served first,
+    then the slots ``prefer`` (member, turn) — a local search keeps the cards of the plan it
+    changed and drops the new card that does not fit, rather than a later one.
+    """
+    crew = tuple(crew)
+    missed, refused = _greedy(hands, crew, first, prefer)
+    if not missed or (refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
+        return crew
+    blank = {(member, turn) for member, turn, _ in missed}
+    return tuple(CrewPlan(row.label, tuple(
+        Action() if (member, turn) in blank else action
+        for turn, action in enumerate(row.actions, 1))) for member, row in enumerate(crew))
+
+
+@cache
+def decoded_actions() -> dict[int, Action]:
+    """Every slot's small integer (``plan.encode``) with the action it stands for."""
+    actions = [Action(kind) for kind in (BLANK, MOVE_RED, MOVE_BLUE, LIFT, A, B, C, BOTS)]
+    actions += [Action(kind, heroic=True) for kind in (A, B, BOTS)]
+    actions += [Action(HMOVE, heroic=True, target=t) for t in range(len(STATIONS))]
+    decoded = {encode(a): a for a in actions}
+    for code, action in list(decoded.items()):
+        if action.kind != BLANK:
+            decoded[code | TRIP_BIT] = Action(action.kind, action.heroic, action.target, True)
+    return decoded
+
+
+def decode_rows(hands: Hands, rows: Sequence[Sequence[int]]) -> tuple[CrewPlan, ...]:
+    """The crew plan of rows encoded as the engine's small integers (the solver's form)."""
+    decoded = decoded_actions()
+    return tuple(CrewPlan(label, tuple(decoded[code] for code in row))
+                 for label, row in zip(hands.labels, rows, strict=True))
+
+
+def project_codes(hands: Hands, rows: Sequence[Sequence[int]], first: Collection[int] = (),
+                  prefer: Collection[tuple[int, int]] = ()) -> list[list[int]]:
+    """``project`` for plans encoded as the engine's small integers (the solver's form)."""
+    crew = decode_rows(hands, rows)
+    projected = project(hands, crew, first, prefer)
+    if projected is crew:
+        return [list(row) for row in rows]
+    return [[encode(a) for a in row.actions] for row in projected]

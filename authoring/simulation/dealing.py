@@ -1,0 +1,52 @@
+"""Deals a simulated crew its action cards and keeps every crew's plan within them.
+
+The engine's ``authoring/engine/hands.py`` knows no missions: this module reads a mission's
+incoming data and data transfers (by phase, in time order) and deals with a seed derived from
+the game's plan seed, so that a game's threat draw and damage seed are the same with and
+without hands (the two figures compare game by game). Every crew gets the hands (the
+heuristic crew lays each card from them as it chooses it; the searching crews start from such
+plans) and every phase's cards pass through ``playable_for``, which leaves a playable plan
+unchanged and blanks the slots that find no card (docs/rules.md §16).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+
+from authoring.engine.hands import Hands, deal, mission_events, project
+from authoring.engine.levels import get_level
+from authoring.engine.plan import BLANK_ACTION, CrewPlan, parse_action
+from authoring.mission.model import Mission
+from authoring.simulation.horizon import Playable
+
+
+def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
+    """Deals the crew's hands for a game (its own generator, seeded from ``seed``)."""
+    return deal(labels, mission_events(mission), random.Random(f"hands:{seed}"),
+                heroics=get_level(level).heroics)
+
+
+def playable_for(hands: Hands) -> Playable:
+    """Returns the phase-by-phase projection onto ``hands`` (``horizon.Playable``): the
+    turns ``first`` … ``last`` of the rows become cards the crew can still lay after the
+    earlier turns, which stay as they are (the projection keeps the earliest cards)."""
+
+    def playable(rows: Sequence[Sequence[str]], first: int, last: int) -> list[list[str]]:
+        crew = tuple(CrewPlan(f"P{member + 1}", tuple(
+            _action(token) if turn <= last else BLANK_ACTION
+            for turn, token in enumerate(row, 1))) for member, row in enumerate(rows))
+        projected = project(hands, crew)
+        out = [list(row) for row in rows]
+        if projected is crew:  # playable: unchanged
+            return out
+        for member, row in enumerate(projected):
+            for turn in range(first, last + 1):
+                out[member][turn - 1] = row.actions[turn - 1].token()
+        return out
+
+    return playable
+
+
+_action = functools.cache(parse_action)

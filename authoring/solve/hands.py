@@ -1,0 +1,99 @@
+"""Solving with dealt action cards (``spacealert solve --hands``, docs/rules.md §16).
+
+The search itself does not change: every plan it builds is first projected onto the hands
+(``authoring/engine/hands.py``: the slots that find no card become blank), so that it only
+ever evaluates, keeps and returns plans the crew can play. The fixed crew members (``--fix``)
+are served first, so that the projection never takes a card from them. One help for the
+search: its moves draw heroic halves from all six heroic cards, so a heroic half a crew
+member does not hold becomes the matching half of its own heroic card (a heroic action for a
+heroic action, a heroic move for a heroic move) before the projection, rather than a blank.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from authoring.engine.hands import (
+    Hands,
+    Matcher,
+    deal,
+    decode_rows,
+    decoded_actions,
+    mission_events,
+    project_codes,
+)
+from authoring.engine.hands import playable as hands_playable
+from authoring.engine.levels import get_level
+from authoring.engine.plan import HEROIC_BIT, HMOVE, STATIONS, Action, encode
+from authoring.mission import Mission
+
+if TYPE_CHECKING:
+    from authoring.solve.search import Request
+
+
+def deal_hands(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
+    """Deals the crew's hands for a solve: the mission's events, a generator seeded by ``seed``."""
+    return deal(labels, mission_events(mission), random.Random(f"hands:{seed}"),
+                heroics=get_level(level).heroics)
+
+
+def within(request: Request, plan: list[list[int]],
+           before: Sequence[Sequence[int]] | None = None) -> list[list[int]]:
+    """The plan projected onto the request's hands (unchanged without hands).
+
+    ``before``: the playable plan a search move changed; its cards that the move left in
+    place keep theirs, so a new card that does not fit is the one dropped (a move stays
+    local instead of blanking a later slot of the plan).
+    """
+    if request.hands is None:
+        return plan
+    hands = request.hands
+    rows = [row if member in request.fixed else [_own_heroic(hands, member, code) for code in row]
+            for member, row in enumerate(plan)]
+    kept = () if before is None else {
+        (member, turn) for member, row in enumerate(rows)
+        for turn, code in enumerate(row, 1) if code and before[member][turn - 1] == code}
+    return project_codes(hands, rows, first=tuple(request.fixed), prefer=kept)
+
+
+def _own_heroic(hands: Hands, member: int, code: int) -> int:
+    """A heroic half turned into the same kind of half of the member's own heroic card."""
+    if not code & HEROIC_BIT:
+        return code
+    card = hands.heroic[member]
+    if card is None:
+        return code  # no heroic cards at this rule level: the projection blanks it
+    action = decoded_actions()[code]
+    if action.kind == HMOVE:
+        own = Action(HMOVE, heroic=True, target=STATIONS.index(card.move[1:]))
+    else:
+        own = Action("-rblABCR".index(card.action[0]), heroic=True)
+    return encode(Action(own.kind, True, own.target, action.tripped))
+
+
+def fits(request: Request, plan: Sequence[Sequence[int]]) -> bool:
+    """Tells whether the crew can play the plan from the request's hands (always without)."""
+    return request.hands is None or hands_playable(request.hands,
+                                                   decode_rows(request.hands, plan))
+
+
+def start_matcher(request: Request, plan: Sequence[Sequence[int]]) -> Matcher | None:
+    """A matcher holding the fixed rows' cards, for building a start plan slot by slot."""
+    if request.hands is None:
+        return None
+    matcher = Matcher(request.hands, request.labels)
+    crew = decode_rows(request.hands, plan)
+    for member in request.fixed:
+        for turn, action in enumerate(crew[member].actions, 1):
+            matcher.place(member, turn, action)
+    return matcher
+
+
+def slot_fits(matcher: Matcher | None, member: int, turn: int, code: int, *,
+              commit: bool = False) -> bool:
+    """Tells whether a card still fits one slot of the start plan (``commit``: and lay it)."""
+    if matcher is None:
+        return True
+    return matcher.place(member, turn, decoded_actions()[code], commit=commit)

@@ -1,0 +1,340 @@
+"""Action-card hands (docs/rules.md §16): the deck data, the deal, legality and projection."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from authoring.engine import PlanError, make_crew_plan
+from authoring.engine.errors import SetupError
+from authoring.engine.hands import (
+    DATA_TRANSFER,
+    INCOMING_DATA,
+    Card,
+    Hands,
+    check,
+    deal,
+    load_deck,
+    playable,
+    project,
+    project_codes,
+    timeline,
+)
+from authoring.engine.plan import CrewPlan, encode
+
+SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "action-cards.schema.json"
+PHASE_EVENTS = [(1, INCOMING_DATA), (1, DATA_TRANSFER), (2, INCOMING_DATA),
+                (2, DATA_TRANSFER), (3, DATA_TRANSFER)]
+
+
+def _raw() -> dict:  # type: ignore[type-arg]
+    text = resources.files("authoring.engine").joinpath("data/action-cards.json").read_text(
+        "utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def test_the_deck_validates_against_its_schema() -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == "https://spacealert.invalid/schemas/action-cards.schema.json"
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(_raw())) == []
+    broken = {**_raw(), "action_cards": [{"move": "r", "action": "D", "count": 1}]}
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(broken))
+
+
+def test_the_deck_is_the_box_inventory() -> None:
+    deck = load_deck()
+    assert len(deck.cards) == 90
+    for move in "rbl":
+        counts = Counter(c.action for c in deck.cards if c.move == move)
+        assert counts == {"A": 10, "B": 8, "C": 7, "R": 5}
+    assert sorted(c.text() for c in deck.heroics) == [
+        "A+/>LB", "A+/>LR", "B+/>UB", "B+/>UR", "R+/>LW", "R+/>UW"]
+    assert all(c.heroic for c in deck.heroics) and not any(c.heroic for c in deck.cards)
+
+
+def _sizes(hands: Hands, label: str) -> list[int]:
+    """Cards a player got at each moment (deals and incoming data)."""
+    got = Counter(hands.moments.index(m) for _, m in
+                  [(c, m) for c, m in hands.cards_of(label)])
+    return [got[i] for i in range(len(hands.moments))]
+
+
+@pytest.mark.parametrize(("players", "androids", "first", "later"), [
+    (5, 0, 4, 5), (4, 0, 5, 5), (4, 1, 6, 5), (3, 1, 6, 6), (3, 2, 7, 6), (2, 2, 9, 6),
+    (2, 3, 10, 6)])
+def test_deal_sizes_follow_the_table(players: int, androids: int, first: int,
+                                     later: int) -> None:
+    labels = [f"P{i + 1}" for i in range(players)] + [f"A{i + 1}" for i in range(androids)]
+    hands = deal(labels, PHASE_EVENTS, random.Random(3))
+    moments = [m.name() for m in hands.moments]
+    assert moments == ["phase 1", "incoming data (phase 1)", "data transfer (phase 1)",
+                       "phase 2", "incoming data (phase 2)", "data transfer (phase 2)",
+                       "phase 3", "data transfer (phase 3)"]
+    for label in hands.players:
+        assert _sizes(hands, label) == [first, 1, 0, later, 1, 0, later, 0]
+    assert all(card is not None and card.heroic for card in hands.heroic)
+    assert len({card for card in hands.heroic}) == players + androids  # six distinct cards
+    everything = Counter(c for held in hands.held for c, _ in held)
+    assert not everything - Counter(load_deck().cards)  # never more of a kind than the box
+
+
+def test_solo_holds_the_whole_deck_and_ignores_the_events() -> None:
+    hands = deal(["P1", "A1", "A2", "A3"], PHASE_EVENTS, random.Random(1))
+    assert Counter(c for c, _ in hands.held[0]) == Counter(load_deck().cards)
+    assert [m.kind for m in hands.moments] == ["deal", "deal", "deal"]
+
+
+def test_an_empty_deck_deals_nothing_more() -> None:
+    many = [(1, INCOMING_DATA)] * 10
+    hands = deal([f"P{i}" for i in range(1, 6)], many, random.Random(0))
+    assert sum(len(h) for h in hands.held) == 90
+
+
+def test_the_deal_is_seeded_and_can_leave_out_heroics() -> None:
+    labels = ["P1", "P2", "P3", "P4", "P5"]
+    one = deal(labels, PHASE_EVENTS, random.Random(7))
+    assert one == deal(labels, PHASE_EVENTS, random.Random(7))
+    assert one != deal(labels, PHASE_EVENTS, random.Random(8))
+    assert deal(labels, (), random.Random(7), heroics=False).heroic == (None,) * 5
+
+
+def test_bad_events_and_crews_are_refused() -> None:
+    with pytest.raises(SetupError, match="incoming_data or data_transfer"):
+        timeline([(1, "comms_down")])
+    with pytest.raises(SetupError, match="phase 1 to 3"):
+        timeline([(4, INCOMING_DATA)])
+    with pytest.raises(SetupError, match="at least one player"):
+        deal(["A1", "A2"], (), random.Random(0))
+
+
+def _hands(cards: dict[str, list[tuple[str, int]]], events: list[tuple[int, str]] = (),  # type: ignore[assignment]
+           heroic: dict[str, str] | None = None, androids: tuple[str, ...] = ()) -> Hands:
+    """Hand-made hands: per player the cards ``"r/A"`` with the moment index they arrive."""
+    moments = timeline(events)
+    labels = (*cards, *androids)
+    held = tuple(tuple((Card(*text.split("/")), when) for text, when in own)
+                 for own in cards.values())
+    gold = tuple(Card(*(heroic[label].split("/")[::-1])) if heroic and label in heroic
+                 else None for label in labels)
+    return Hands(labels, moments, held, gold)
+
+
+def _crew(**rows: str) -> tuple[CrewPlan, ...]:
+    return tuple(make_crew_plan(label, tokens) for label, tokens in rows.items())
+
+
+def test_a_card_plays_one_half_once() -> None:
+    hands = _hands({"P1": [("r/A", 0)]})
+    check(hands, _crew(P1="A"))
+    check(hands, _crew(P1="- - r"))
+    check(hands, _crew(P1="A!"))  # a tripped card is played
+    with pytest.raises(PlanError, match=r"P1 cannot play r in turn 2: no card with r is left "
+                                        r"in the hands held in phase 1"):
+        check(hands, _crew(P1="A r"))
+    with pytest.raises(PlanError, match="cannot play B in turn 1"):
+        check(hands, _crew(P1="B"))
+
+
+def test_cards_are_held_from_their_phase_on() -> None:
+    hands = _hands({"P1": [("r/A", 1), ("l/C", 0)]})  # moment 1 = the phase-2 deal
+    check(hands, _crew(P1="- - - A"))
+    check(hands, _crew(P1="- - - - - - - - - - - C"))  # left over from phase 1
+    with pytest.raises(PlanError, match=r"cannot play A in turn 3: .* phase 1"):
+        check(hands, _crew(P1="- - A"))
+
+
+def test_incoming_data_is_held_from_its_draw() -> None:
+    events = [(2, INCOMING_DATA)]
+    hands = _hands({"P1": [("b/B", 2)]}, events)  # moments: deal 1, deal 2, incoming, deal 3
+    assert hands.moments[2].kind == INCOMING_DATA
+    check(hands, _crew(P1="- - - - - - B"))
+    assert not playable(hands, _crew(P1="- - B"))
+
+
+def test_a_transfer_gives_one_card_per_player_from_its_phase_on() -> None:
+    cards = {"P1": [], "P2": [("b/C", 0), ("l/A", 0)]}
+    plan = _crew(P1="C", P2="")
+    assert not playable(_hands(cards), plan)
+    assert playable(_hands(cards, [(1, DATA_TRANSFER)]), plan)
+    late = _hands(cards, [(2, DATA_TRANSFER)])
+    assert not playable(late, plan)
+    assert playable(late, _crew(P1="- - - - C", P2=""))
+    both = _crew(P1="C A", P2="")
+    assert not playable(_hands(cards, [(1, DATA_TRANSFER)]), both)
+    assert playable(_hands(cards, [(1, DATA_TRANSFER), (1, DATA_TRANSFER)]), both)
+    # the giver keeps what it plays: one A for two players is not enough; b/C and l/A are
+    assert not playable(_hands(cards, [(1, DATA_TRANSFER)]), _crew(P1="A", P2="A"))
+    assert playable(_hands(cards, [(1, DATA_TRANSFER)]), _crew(P1="A", P2="b"))
+    # a card drawn after the transfer cannot be given in it
+    drawn = _hands({"P1": [], "P2": [("b/C", 2)]}, [(1, DATA_TRANSFER), (1, INCOMING_DATA)])
+    assert not playable(drawn, _crew(P1="C", P2=""))
+
+
+def test_androids_play_the_players_cards_and_only_their_own_heroic() -> None:
+    hands = _hands({"P1": [("r/A", 0)], "P2": [("l/B", 0)]}, heroic={
+        "P1": "A+/>LB", "A1": "R+/>UW"}, androids=("A1",))
+    check(hands, _crew(P1="", P2="", A1="A B"))
+    check(hands, _crew(P1="- A+", P2="", A1="R+"))
+    check(hands, _crew(P1=">LB", P2="", A1=">UW l"))
+    assert not playable(hands, _crew(P1="", P2="", A1="A+"))  # P1's heroic is P1's
+    with pytest.raises(PlanError, match=r"P1 cannot play R\+ in turn 1: P1's heroic card is "
+                                        r"A\+/>LB"):
+        check(hands, _crew(P1="R+", P2="", A1=""))
+    with pytest.raises(PlanError, match="no heroic cards are dealt"):
+        check(hands, _crew(P1="", P2="A+", A1=""))
+
+
+def test_the_hands_must_be_the_plans_crew() -> None:
+    hands = _hands({"P1": []})
+    with pytest.raises(PlanError, match=r"expected the crew the hands were dealt to \(P1\)"):
+        check(hands, _crew(P1="", P2=""))
+
+
+def test_projection_blanks_what_finds_no_card_and_keeps_the_earliest() -> None:
+    hands = _hands({"P1": [("r/A", 0), ("b/A", 0)]})
+    crew = _crew(P1="A r A b")
+    projected = project(hands, crew)
+    assert projected[0].line() == "P1: A r"
+    assert playable(hands, projected)
+    assert project(hands, projected) == projected
+    rows = [[encode(a) for a in row.actions] for row in crew]
+    assert project_codes(hands, rows) == [[encode(a) for a in projected[0].actions]]
+
+
+TOKENS = ["-", "-", "-", "r", "b", "l", "A", "A", "B", "C", "R", "A!", "l!"]
+HEROIC = ["A+", "B+", "R+", ">UR", ">UW", ">UB", ">LR", ">LW", ">LB"]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[Hands, tuple[CrewPlan, ...]]:
+    """Random dealt hands and a random plan for the same crew."""
+    players, androids = draw(st.sampled_from([(5, 0), (4, 0), (4, 1), (3, 1), (3, 2), (2, 2),
+                                              (2, 3), (1, 3)]))
+    labels = [f"P{i + 1}" for i in range(players)] + [f"A{i + 1}" for i in range(androids)]
+    events = draw(st.lists(st.tuples(st.integers(1, 3),
+                                     st.sampled_from([INCOMING_DATA, DATA_TRANSFER])),
+                           max_size=6))
+    events.sort(key=lambda e: e[0])
+    hands = deal(labels, events, random.Random(draw(st.integers(0, 2**32))),
+                 heroics=draw(st.booleans()))
+    rows = []
+    for label in labels:
+        tokens = draw(st.lists(st.sampled_from(TOKENS), min_size=12, max_size=12))
+        if draw(st.booleans()):
+            tokens[draw(st.integers(0, 11))] = draw(st.sampled_from(HEROIC))
+        if label.startswith("A"):
+            tokens = [t.rstrip("!") for t in tokens]
+        rows.append(make_crew_plan(label, tokens))
+    return hands, tuple(rows)
+
+
+@settings(max_examples=120, deadline=None)
+@given(tables())
+def test_projection_is_always_playable_and_only_blanks(
+        table: tuple[Hands, tuple[CrewPlan, ...]]) -> None:
+    hands, crew = table
+    projected = project(hands, crew)
+    assert playable(hands, projected)
+    for row, kept in zip(crew, projected, strict=True):
+        for want, got in zip(row.actions, kept.actions, strict=True):
+            assert got == want or got.is_blank
+    assert project(hands, projected) == projected  # a playable plan comes back unchanged
+    if playable(hands, crew):
+        assert projected == crew
+
+
+def test_the_exact_check_reroutes_gifts_the_slot_by_slot_play_cannot() -> None:
+    from authoring.engine.hands import _greedy
+
+    # P1 needs an A and a b from the one transfer: the A must come from P3, the b from P2
+    hands = _hands({"P1": [], "P2": [("r/A", 0), ("b/C", 0)], "P3": [("l/A", 0)]},
+                   [(1, DATA_TRANSFER)])
+    crew = _crew(P1="A b", P2="", P3="")
+    assert _greedy(hands, crew) == ([(0, 2, crew[0].actions[1])], True)  # P2 gave the A first
+    check(hands, crew)
+    assert project(hands, crew) == crew
+    assert not playable(hands, _crew(P1="A b C", P2="", P3=""))
+
+
+def _brute_force(hands: Hands, crew: tuple[CrewPlan, ...]) -> bool:
+    """An independent oracle for tiny plans: every way to give each slot its own card."""
+    from itertools import permutations, product
+
+    from authoring.engine.hands import half_of
+    from authoring.engine.ship import TURN_PHASE
+
+    players = hands.players
+    cards = [(seat, card, when) for seat, held in enumerate(hands.held) for card, when in held]
+    slots = [(row.label, TURN_PHASE[turn] + 1, half_of(action))
+             for row in crew for turn, action in enumerate(row.actions, 1)
+             if not action.is_blank]
+    moments = hands.moments
+    transfers = [w for w, m in enumerate(moments) if m.kind == DATA_TRANSFER]
+    for chosen in permutations(range(len(cards)), len(slots)):
+        options: list[list[tuple[int, int] | None]] = []
+        for (label, phase, half), index in zip(slots, chosen, strict=True):
+            seat, card, when = cards[index]
+            if half not in card.halves or moments[when].phase > phase:
+                break
+            if not label.startswith("P") or players.index(label) == seat:
+                options.append([None])  # its own card, or any player's for an android
+                continue
+            gifts = [(seat, w) for w in transfers if when < w and moments[w].phase <= phase]
+            if not gifts:
+                break
+            options.append(list(gifts))
+        else:
+            for pick in product(*options):
+                given = [g for g in pick if g is not None]
+                if len(given) == len(set(given)):  # one card per giver per transfer
+                    return True
+    return False
+
+
+@st.composite
+def tiny_tables(draw: st.DrawFn) -> tuple[Hands, tuple[CrewPlan, ...]]:
+    """Small hand-made hands and plans of at most three cards, for the brute-force oracle."""
+    players = draw(st.integers(2, 3))
+    androids = draw(st.integers(0, 1))
+    events = draw(st.lists(st.tuples(st.integers(1, 3),
+                                     st.sampled_from([INCOMING_DATA, DATA_TRANSFER])),
+                           max_size=3))
+    events.sort(key=lambda e: e[0])
+    moments = timeline(events)
+    arrivals = [w for w, m in enumerate(moments) if m.kind != DATA_TRANSFER]
+    pool = [Card(m, a) for m in "rbl" for a in "ABCR"]
+    held = tuple(tuple((draw(st.sampled_from(pool)), draw(st.sampled_from(arrivals)))
+                       for _ in range(draw(st.integers(1, 4)))) for _ in range(players))
+    labels = tuple(f"P{i + 1}" for i in range(players)) + tuple(
+        f"A{i + 1}" for i in range(androids))
+    hands = Hands(labels, moments, held, (None,) * len(labels))
+    rows = [["-"] * 12 for _ in labels]
+    for _ in range(draw(st.integers(1, 3))):
+        row, turn = draw(st.integers(0, len(labels) - 1)), draw(st.integers(0, 11))
+        rows[row][turn] = draw(st.sampled_from(["r", "b", "l", "A", "B", "C", "R"]))
+    return hands, tuple(make_crew_plan(label, row) for label, row in zip(labels, rows,
+                                                                          strict=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tiny_tables())
+def test_the_legality_check_agrees_with_a_brute_force_oracle(
+        table: tuple[Hands, tuple[CrewPlan, ...]]) -> None:
+    hands, crew = table
+    assert playable(hands, crew) == _brute_force(hands, crew)
+
+
+def test_preferred_slots_keep_their_cards_first() -> None:
+    hands = _hands({"P1": [("r/A", 0)]})
+    crew = _crew(P1="A r")
+    assert project(hands, crew)[0].line() == "P1: A"
+    assert project(hands, crew, prefer={(0, 2)})[0].line() == "P1: - r"
