@@ -28,7 +28,7 @@ from authoring.engine.log import Result
 from authoring.engine.plan import HEROIC_BIT, KIND_MASK, SLOTS, Action, CrewPlan, Plan
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import HeuristicCrew, styles
-from authoring.simulation.horizon import Playable, phase_turns
+from authoring.simulation.horizon import Playable
 from authoring.solve.moves import Mover, alphabet, fix_heroics, is_heroic
 
 Rows = list[list[int]]
@@ -85,6 +85,7 @@ class PlanSearch:
         self.turns = min(SLOTS, rules.turns)
         self.heroics = rules.heroics
         self.evaluations = 0
+        self._projected: dict[tuple[tuple[int, ...], ...], Rows] = {}
 
     def evaluate(self, candidates: Sequence[Rows]) -> list[float]:
         """Returns each candidate's mean objective over the seeds (one batch call)."""
@@ -103,11 +104,18 @@ class PlanSearch:
             return rows
         from authoring.engine.plan import encode, parse_action
 
+        key = _key(rows)
+        known = self._projected.get(key)
+        if known is not None:  # a neighbour proposed again, or the start rated once more
+            return known
         tokens = [[decode(c).token() for c in row] for row in rows]
-        for first, last in phase_turns(self.setup.level):
-            if last >= self.first_turn:
-                tokens = self.playable(tokens, max(first, self.first_turn), last)
-        return [[encode(parse_action(t)) for t in row] for row in tokens]
+        # the turns still to plan in one projection: it lays the cards in turn order, so the
+        # result is the same as projecting phase after phase, for a third of the cost
+        tokens = self.playable(tokens, self.first_turn, self.turns)
+        projected = [[encode(parse_action(t)) for t in row] for row in tokens]
+        if len(self._projected) < 4096:
+            self._projected[key] = projected
+        return projected
 
     def starts(self, count: int, seed: int) -> list[Rows]:
         """Returns the plans of ``count`` heuristic styles on this board (the default first)."""
