@@ -39,7 +39,7 @@ ABI = EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
 # The modules of authoring/engine that run inside a game (relative paths without ``.py``).
 COMPILED = ("ship", "state", "draws", "damage", "weapons", "actions", "threats/abilities",
-            "threats/cards", "levels", "game", "scoring", "notation", "campaign")
+            "threats/cards", "levels", "game", "scoring", "notation", "campaign", "evaluator")
 # The generator's: relative to authoring/, so that the mission modules it runs come along.
 GENERATOR_NAME = "_generate_native"
 GENERATOR_COMPILED = ("generate/generator", "generate/placement", "generate/threats",
