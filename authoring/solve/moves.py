@@ -83,6 +83,12 @@ _ERRANDS: tuple[int, ...] = tuple(encode(Action(k)) for k in (A, A, B, C, C, BOT
 _HEROIC_ERRANDS: tuple[int, ...] = tuple(encode(Action(k, heroic=True)) for k in (A, B, BOTS))
 
 
+def errand_actions(heroics: bool) -> tuple[int, ...]:
+    """Returns the actions an errand may play (each once)."""
+    plain = tuple(encode(Action(k)) for k in (A, B, C, BOTS))
+    return plain + _HEROIC_ERRANDS if heroics else plain
+
+
 def stations(row: Sequence[int]) -> list[int]:
     """Returns where the crew member stands before each slot (and after the last), following
     the move cards only: a sketch that ignores delays, interceptor flights and lift damage."""

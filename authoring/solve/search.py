@@ -15,18 +15,30 @@ import queue
 import random
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from authoring._workers import quickest_start_method, worker_pool
 from authoring.engine import Setup
-from authoring.engine.plan import SLOTS
+from authoring.engine.plan import SLOTS, STATIONS
 from authoring.solve.evaluate import Evaluator, Slots, Value
-from authoring.solve.moves import EMPTY, Mover, alphabet, downgrade, fix_heroics, is_heroic
+from authoring.solve.moves import (
+    EMPTY,
+    Mover,
+    alphabet,
+    downgrade,
+    errand,
+    errand_actions,
+    fix_heroics,
+    is_heroic,
+)
 
 #: Extra draw-tree leaves per evaluation inside the search (cheap, common random numbers) …
 SEARCH_BUDGET = 0
+#: … to check each new best plan of a restart before it becomes an elite (one sampled draw
+#: flatters a plan that was lucky with it) …
+VERIFY_BUDGET = 24
 #: … to screen the restarts' elite plans …
 SCREEN_BUDGET = 200
 FINALISTS = 3
@@ -37,7 +49,9 @@ FINAL_RUNS = 40000
 #: Distinct best plans each restart keeps for the final, finer evaluation.
 ELITES = 3
 #: The share of the annealing's proposals that are errands (``moves.errand``).
-ERRANDS = 0.15
+ERRANDS = 0.3
+#: The share of each restart's budget spent polishing its best plan (``polish``).
+POLISH = 0.1
 T_START = 4.0
 T_END = 0.05
 
@@ -53,7 +67,7 @@ class Request:
     iterations: int | None = 100000  # the whole budget, shared by the restarts
     time_limit: float | None = None  # seconds of wall clock; not deterministic
     jobs: int = 1
-    restarts: int = 4
+    restarts: int = 8
     heroics: bool = True
     turns: int = SLOTS  # the rule level's last turn with actions
 
@@ -158,12 +172,15 @@ class _Task:
     index: int
     iterations: int | None
     seconds: float | None
+    key: int = 0  # the progress reports' key (unique per round and restart)
+    lo: float = 0.0  # the part of the annealing schedule this task runs
+    hi: float = 1.0
 
 
 def _run_task(task: _Task) -> RestartResult:
     def report(done: int, best: float) -> None:
         if _QUEUE is not None:
-            _QUEUE.put((task.index, done, best))
+            _QUEUE.put((task.key, done, best))
     return anneal(task, report)
 
 
@@ -173,25 +190,36 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
     began = time.perf_counter()
     evaluator = Evaluator(request.setup, request.labels, budget=SEARCH_BUDGET,
                           sample_seed=request.seed, soft=True)
-    rng = random.Random(restart_seed(request.seed, task.index))
+    rng = random.Random(restart_seed(request.seed, task.index) + task.key)
     free = free_rows(request)
     current: Slots = [list(row) for row in task.start]
+    verifier = Evaluator(request.setup, request.labels, budget=VERIFY_BUDGET,
+                         sample_seed=request.seed, soft=True)
     current_value = evaluator.evaluate(current).objective
-    elites: dict[tuple[tuple[int, ...], ...], float] = {_freeze(current): current_value}
+    # Elites are ranked by the verifier's value, a small draw tree: the annealing's one
+    # sampled draw sequence would favour the plans it happens to spare.
+    elites: dict[tuple[tuple[int, ...], ...], float] = {
+        _freeze(current): verifier.evaluate(current).objective}
     best = current_value
     done = 0
     if free:
         mover = Mover(free, request.heroics, rng, request.turns, ERRANDS)
-        deadline = None if task.seconds is None else began + task.seconds
+        # The annealing first, then a systematic polish of the best plan with the rest.
+        polishing = POLISH if task.hi >= 1.0 else 0.0  # the last round polishes
+        iterations = None if task.iterations is None \
+            else task.iterations - int(task.iterations * polishing)
+        seconds = None if task.seconds is None else task.seconds * (1 - polishing)
+        deadline = None if seconds is None else began + seconds
         last_report = began
-        while task.iterations is None or done < task.iterations:
+        while iterations is None or done < iterations:
             now = time.perf_counter() if deadline is not None or report else 0.0
             if deadline is not None and now >= deadline:
                 break
-            if task.iterations is not None:
-                progress = done / task.iterations
+            if iterations is not None:
+                share = done / max(iterations, 1)
             else:
-                progress = (now - began) / (task.seconds or 1.0)
+                share = (now - began) / (seconds or 1.0)
+            progress = task.lo + (task.hi - task.lo) * share
             temperature = T_START * (T_END / T_START) ** min(progress, 1.0)
             candidate = mover.propose(current)
             done += 1
@@ -201,17 +229,88 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
             delta = value - current_value
             if delta >= 0 or rng.random() < math.exp(delta / temperature):
                 current, current_value = candidate, value
-                if value >= min(elites.values()) or len(elites) < ELITES:
-                    _keep_elite(elites, _freeze(candidate), value)
-                best = max(best, value)
+                if value > best:
+                    best = value
+                    _keep_elite(elites, _freeze(candidate),
+                                verifier.evaluate(candidate).objective)
             if report is not None and now - last_report > 0.25:
                 last_report = now
                 report(done, best)
+    if free and task.hi >= 1.0:
+        top = max(elites.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        top_value = evaluator.evaluate([list(row) for row in top]).objective
+        left = None if task.iterations is None else task.iterations - done
+        end = None if task.seconds is None else began + task.seconds
+        plan, value, spent = polish(request, evaluator, [list(row) for row in top], top_value,
+                                    left, end)
+        done += spent
+        if value > top_value:
+            _keep_elite(elites, _freeze(plan), verifier.evaluate(plan).objective)
+            best = max(best, value)
     if report is not None:
         report(done, best)
     ranked = sorted(elites.items(), key=lambda kv: (-kv[1], kv[0]))
     return RestartResult(task.index, tuple((v, p) for p, v in ranked), done,
-                         evaluator.evaluations, time.perf_counter() - began)
+                         evaluator.evaluations + verifier.evaluations,
+                         time.perf_counter() - began)
+
+
+def neighbours(request: Request, plan: Slots) -> Iterator[Slots]:
+    """Yields the plan's neighbours in a fixed order: every single card, every errand (both
+    ways) and every exchange of one turn's cards between two crew members."""
+    cards = alphabet(request.heroics)
+    free = free_rows(request)
+    for member in free:
+        for slot in range(request.turns):
+            for card in cards:
+                if card != plan[member][slot]:
+                    new = [row[:] for row in plan]
+                    new[member][slot] = card
+                    fix_heroics(new[member], slot)
+                    yield new
+    for member in free:
+        for slot in range(request.turns):
+            for station in range(len(STATIONS)):
+                for action in errand_actions(request.heroics):
+                    for insert in (False, True):
+                        new = [row[:] for row in plan]
+                        if errand(new[member], slot, station, action, request.turns,
+                                  insert=insert):
+                            fix_heroics(new[member], slot)
+                            yield new
+    for slot in range(request.turns):
+        for first in free:
+            for second in free:
+                if first < second and plan[first][slot] != plan[second][slot]:
+                    new = [row[:] for row in plan]
+                    new[first][slot], new[second][slot] = new[second][slot], new[first][slot]
+                    fix_heroics(new[first], slot)
+                    fix_heroics(new[second], slot)
+                    yield new
+
+
+def polish(request: Request, evaluator: Evaluator, plan: Slots, value: float,
+           budget: int | None, deadline: float | None) -> tuple[Slots, float, int]:
+    """Climbs from a plan to a local optimum of ``neighbours``: takes each improvement as
+    found and starts over, until a whole pass finds none or the budget (evaluations) or the
+    deadline runs out. Returns (plan, value, evaluations spent). Deterministic with a budget.
+    """
+    spent = 0
+    improved = True
+    while improved:
+        improved = False
+        for candidate in neighbours(request, plan):
+            if candidate == plan:
+                continue
+            if (budget is not None and spent >= budget) or \
+                    (deadline is not None and time.perf_counter() >= deadline):
+                return plan, value, spent
+            spent += 1
+            trial = evaluator.evaluate(candidate).objective
+            if trial > value + 1e-9:
+                plan, value, improved = candidate, trial, True
+                break
+    return plan, value, spent
 
 
 def _freeze(plan: Slots) -> tuple[tuple[int, ...], ...]:
@@ -236,31 +335,48 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
     start = heuristic_start(request, evaluator)
     start_evals = evaluator.evaluations
     restarts = max(1, request.restarts)
-    jobs = max(1, min(request.jobs, restarts))
-    iterations = shares(request.iterations, restarts) if request.iterations is not None \
-        else [None] * restarts
-    seconds: float | None = None
-    if request.time_limit is not None:
-        left = max(0.0, request.time_limit - (time.perf_counter() - began))
-        rounds = math.ceil(restarts / jobs)
-        seconds = left * 0.9 / rounds  # keep a tenth for the final evaluation
-    tasks = [_Task(request, _freeze(start), index, iterations[index], seconds)
-             for index in range(restarts)]
     total = request.iterations
-    counts = [0] * restarts
-    bests = [-math.inf] * restarts
+    counts: dict[int, int] = {}
+    bests: dict[int, float] = {}
 
-    def tick(index: int, done: int, best: float) -> None:
-        counts[index] = done
-        bests[index] = max(bests[index], best)
+    def tick(key: int, done: int, best: float) -> None:
+        counts[key] = done
+        bests[key] = max(bests.get(key, -math.inf), best)
         if progress is not None:
-            progress(Progress(sum(counts), total, max(bests),
+            progress(Progress(sum(counts.values()), total, max(bests.values()),
                               time.perf_counter() - began))
 
-    if jobs == 1:
-        results = [anneal(task, functools.partial(tick, task.index)) for task in tasks]
-    else:
-        results = _run_pool(tasks, jobs, tick)
+    # Two rounds (successive halving): every restart anneals the first half of its schedule,
+    # then the better half of them (by their best verified plan) go on from that plan through
+    # the second half. Each round gets half of the budget; restarts stuck with a lost ship stop
+    # early instead of using their whole share.
+    plan_rounds = [(0.0, 0.5), (0.5, 1.0)] if restarts > 1 else [(0.0, 1.0)]
+    starts = {index: _freeze(start) for index in range(restarts)}
+    results: list[RestartResult] = []
+    for number, (lo, hi) in enumerate(plan_rounds):
+        if number == 0:
+            chosen = list(range(restarts))
+        else:
+            ranked_restarts = sorted(results, key=lambda r: (-r.elites[0][0], r.index))
+            chosen = sorted(r.index for r in ranked_restarts[:max(1, restarts // 2)])
+            starts = {r.index: r.elites[0][1] for r in results}
+        jobs = max(1, min(request.jobs, len(chosen)))
+        budget = None if request.iterations is None else request.iterations // len(plan_rounds)
+        iterations = shares(budget, len(chosen)) if budget is not None \
+            else [None] * len(chosen)
+        seconds: float | None = None
+        if request.time_limit is not None:
+            left = max(0.0, request.time_limit - (time.perf_counter() - began))
+            share = left / (len(plan_rounds) - number)  # this round's part of what is left
+            seconds = share * (0.9 if number == len(plan_rounds) - 1 else 1.0) \
+                / math.ceil(len(chosen) / jobs)  # keep a tenth for the final evaluation
+        tasks = [_Task(request, starts[index], index, iterations[n], seconds,
+                       key=number * restarts + index, lo=lo, hi=hi)
+                 for n, index in enumerate(chosen)]
+        if jobs == 1:
+            results += [anneal(task, functools.partial(tick, task.key)) for task in tasks]
+        else:
+            results += _run_pool(tasks, jobs, tick)
     candidates: dict[tuple[tuple[int, ...], ...], int] = {}
     for result in sorted(results, key=lambda r: r.index):
         for _, plan in result.elites:
