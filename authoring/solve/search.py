@@ -389,7 +389,11 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
     final = Evaluator(request.setup, request.labels, budget=FINAL_BUDGET,
                       sample_seed=request.seed, max_runs=FINAL_RUNS)
     scored = []
-    for _, index, plan in ranked[:FINALISTS]:
+    finalists = [(index, plan) for _, index, plan in ranked[:FINALISTS]]
+    if all(plan != _freeze(start) for _, plan in finalists):
+        # The start plan is always judged too: the search never returns a worse plan.
+        finalists.append((restarts, _freeze(start)))
+    for index, plan in finalists:
         value = final.evaluate([list(row) for row in plan])
         scored.append((-value.objective, index, plan, value))
     scored.sort(key=lambda item: item[:3])
