@@ -464,6 +464,11 @@ OVERFLOW_PER = 10.0
 LOST_BASE = -100.0
 LOST_PER_TURN = 3.0
 LOST_PROGRESS = 4.0  # for a threat still in play, in proportion to the damage it took
+#: For a surviving ship, each threat left alive may be credited this much in proportion to
+#: the damage it took (``PlanEvaluator``'s ``progress``): a slope toward killing it (an
+#: internal threat that fights back needs a squad fetched, several hits at moving stations and
+#: costs a disabled squad on the way), never worth as much as a kill.
+SURVIVOR_PROGRESS = 4.0
 
 
 class SoftState(State):
@@ -575,8 +580,9 @@ class PlanEvaluator:
     """
 
     def __init__(self, rules: RuleLevel, start: State, *, budget: int, sample_seed: int,
-                 soft: bool, max_runs: int | None = None) -> None:
+                 soft: bool, max_runs: int | None = None, progress: float = 0.0) -> None:
         self.soft = soft
+        self.progress = progress  # the soft rules' credit per threat left alive (0: none)
         self.start: State = SoftState.of(start) if soft else start
         self.sample_seed = sample_seed
         self.tree: DrawTree[float] = DrawTree(rules, 1.0, _float_ratio, budget=budget,
@@ -593,19 +599,32 @@ class PlanEvaluator:
 
     def evaluate(self, slots: list[list[int]]) -> Valued:
         """Returns the value of one plan."""
-        return fold(self.follow(slots))
+        return fold(self.follow(slots), self.progress)
 
     def fold_tree(self, tree: Tree[float]) -> Valued:
         """Folds a tree of this evaluator (see ``fold``)."""
-        return fold(tree)
+        return fold(tree, self.progress)
 
     def evaluate_many(self, plans: list[list[list[int]]]) -> list[Valued]:
         """Returns the value of each plan."""
-        return [fold(self.follow(slots)) for slots in plans]
+        return [fold(self.follow(slots), self.progress) for slots in plans]
 
 
-def fold(tree: Tree[float]) -> Valued:
-    """Folds a tree's leaves into (objective, expected score, survival, exact, leaves)."""
+def _progress(state: State, weight: float) -> float:
+    """Returns the soft rules' credit for damage on the threats a surviving ship left alive
+    (0 outside the soft rules)."""
+    if not weight or not isinstance(state, SoftState):
+        return 0.0
+    credit = 0.0
+    for th in state.threats:
+        if th.status != DESTROYED and th.health > 0 and th.damage > 0:
+            credit += weight * min(th.damage, th.health) / th.health
+    return credit
+
+
+def fold(tree: Tree[float], progress: float = 0.0) -> Valued:
+    """Folds a tree's leaves into (objective, expected score, survival, exact, leaves);
+    ``progress`` is the soft rules' credit per threat left alive (``SURVIVOR_PROGRESS``)."""
     objective = expected = survival = 0.0
     for leaf in tree.leaves:
         node, weight = leaf.state, leaf.weight
@@ -613,10 +632,11 @@ def fold(tree: Tree[float]) -> Valued:
         if node.lost:
             objective += weight * lost_value(node)
         elif over:
-            objective += weight * (score_state(node).total - OVERFLOW_BASE - OVERFLOW_PER * over)
+            objective += weight * (score_state(node).total - OVERFLOW_BASE - OVERFLOW_PER * over
+                                   + _progress(node, progress))
         else:
             total = score_state(node).total
-            objective += weight * total
+            objective += weight * (total + _progress(node, progress))
             expected += weight * total
             survival += weight
     return objective, expected, survival, tree.exact, len(tree.leaves)

@@ -59,7 +59,9 @@ class Evaluator:
     draw sequence); ``sample_seed`` seeds the sampled branches past the budget. ``soft``
     plays the search's soft rules (``authoring.engine.evaluator.SoftGame``): the objective
     then ranks plans that lose the ship by how far they are from surviving, and
-    ``expected``/``survival`` count an overflowing ship as lost. ``max_runs`` caps the turn
+    ``expected``/``survival`` count an overflowing ship as lost; ``progress`` credits a
+    surviving ship for damage on the threats it left alive (soft rules only: see
+    ``authoring.engine.evaluator.SURVIVOR_PROGRESS``). ``max_runs`` caps the turn
     replays of one evaluation (merged outcomes give budget back, so leaves alone do not bound
     the work); past it every draw is sampled. The work runs in the engine's
     ``PlanEvaluator``, on the native core when it is built.
@@ -67,7 +69,7 @@ class Evaluator:
 
     def __init__(self, setup: Setup, labels: tuple[str, ...], *, budget: int = 64,
                  sample_seed: int = 0, soft: bool = False, max_runs: int | None = None,
-                 native: bool = True) -> None:
+                 native: bool = True, progress: float = 0.0) -> None:
         self.setup = setup
         self.labels = labels
         self.budget = budget
@@ -78,7 +80,7 @@ class Evaluator:
         self.engine = evaluator.PlanEvaluator(levels.get_level(setup.level),
                                               game.initial_state(setup, blank), budget=budget,
                                               sample_seed=sample_seed, soft=soft,
-                                              max_runs=max_runs)
+                                              max_runs=max_runs, progress=progress)
         self.max_runs: int = self.engine.tree.max_runs
         self.evaluations = 0
 

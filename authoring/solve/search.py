@@ -21,6 +21,7 @@ from typing import Any
 
 from authoring._workers import quickest_start_method, worker_pool
 from authoring.engine import Setup
+from authoring.engine.evaluator import SURVIVOR_PROGRESS
 from authoring.engine.plan import SLOTS, STATIONS
 from authoring.solve.evaluate import Evaluator, Slots, Value
 from authoring.solve.moves import (
@@ -50,6 +51,8 @@ FINAL_RUNS = 40000
 ELITES = 3
 #: The share of the annealing's proposals that are errands (``moves.errand``).
 ERRANDS = 0.3
+#: How many times the restarts are halved (``solve``).
+HALVINGS = 2
 #: The share of each restart's budget spent polishing its best plan (``polish``).
 POLISH = 0.1
 T_START = 4.0
@@ -128,33 +131,48 @@ def free_rows(request: Request) -> list[int]:
 
 
 def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
-    """Builds the start plan greedily: turn by turn, each free member's best single card.
+    """Builds the start plan greedily: turn by turn, each free member's best single card or
+    errand (``moves.errand``: walk to a station, act, walk back) from that turn.
 
-    The later slots stay blank while a slot is chosen, so each choice is judged by the whole
-    mission's outcome (a lost ship still scores by how long it lasted). Deterministic.
+    The later slots stay as they are while a slot is chosen, so each choice is judged by the
+    whole mission's outcome (a lost ship still scores by how long it lasted). Deterministic.
     """
     plan: Slots = [list(request.fixed.get(i, (EMPTY,) * SLOTS))
                    for i in range(len(request.labels))]
     cards = alphabet(request.heroics)
+    errands = errand_actions(request.heroics)
     best = evaluator.evaluate(plan).objective
     for slot in range(request.turns):
         for member in free_rows(request):
-            keep = plan[member][slot]
-            choice = keep
+            choice: list[int] | None = None
             for card in cards:
-                if card == keep:
+                if card == plan[member][slot]:
                     continue
-                plan[member][slot] = card
-                row = plan[member]
-                saved = row[:]
+                row = plan[member][:]
+                row[slot] = card
                 fix_heroics(row, slot)
-                value = evaluator.evaluate(plan).objective
-                plan[member] = saved
+                value = _try_row(evaluator, plan, member, row)
                 if value > best:
-                    best, choice = value, card
-            plan[member][slot] = choice
-            fix_heroics(plan[member], slot)
+                    best, choice = value, row
+            for station in range(len(STATIONS)):
+                for action in errands:
+                    row = plan[member][:]
+                    if errand(row, slot, station, action, request.turns, insert=False):
+                        fix_heroics(row, slot)
+                        value = _try_row(evaluator, plan, member, row)
+                        if value > best:
+                            best, choice = value, row
+            if choice is not None:
+                plan[member] = choice
     return plan
+
+
+def _try_row(evaluator: Evaluator, plan: Slots, member: int, row: list[int]) -> float:
+    saved = plan[member]
+    plan[member] = row
+    value = evaluator.evaluate(plan).objective
+    plan[member] = saved
+    return value
 
 
 _QUEUE: Any = None  # the progress queue of a worker process (set by the pool initializer)
@@ -188,13 +206,16 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
     """Runs one annealing restart from the start plan; returns its elite plans."""
     request = task.request
     began = time.perf_counter()
+    # A portfolio: every other restart credits damage on threats left alive (a slope toward
+    # kills that take several steps, which can also lure a search away from simpler plans).
+    progress = SURVIVOR_PROGRESS if task.index % 2 == 0 else 0.0
     evaluator = Evaluator(request.setup, request.labels, budget=SEARCH_BUDGET,
-                          sample_seed=request.seed, soft=True)
+                          sample_seed=request.seed, soft=True, progress=progress)
     rng = random.Random(restart_seed(request.seed, task.index) + task.key)
     free = free_rows(request)
     current: Slots = [list(row) for row in task.start]
     verifier = Evaluator(request.setup, request.labels, budget=VERIFY_BUDGET,
-                         sample_seed=request.seed, soft=True)
+                         sample_seed=request.seed, soft=True, progress=progress)
     current_value = evaluator.evaluate(current).objective
     # Elites are ranked by the verifier's value, a small draw tree: the annealing's one
     # sampled draw sequence would favour the plans it happens to spare.
@@ -346,20 +367,24 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
             progress(Progress(sum(counts.values()), total, max(bests.values()),
                               time.perf_counter() - began))
 
-    # Two rounds (successive halving): every restart anneals the first half of its schedule,
-    # then the better half of them (by their best verified plan) go on from that plan through
-    # the second half. Each round gets half of the budget; restarts stuck with a lost ship stop
-    # early instead of using their whole share.
-    plan_rounds = [(0.0, 0.5), (0.5, 1.0)] if restarts > 1 else [(0.0, 1.0)]
+    # Successive halving: every restart anneals the first part of its schedule, then the
+    # better half of them (by their best verified plan) go on from that plan through the next
+    # part, and so on (HALVINGS times while two restarts are left). Each round gets an equal
+    # part of the budget; restarts stuck with a lost ship stop early instead of using theirs.
+    count = 1
+    while count <= HALVINGS and restarts >> count >= 1:
+        count += 1
+    plan_rounds = [(k / count, (k + 1) / count) for k in range(count)]
     starts = {index: _freeze(start) for index in range(restarts)}
     results: list[RestartResult] = []
+    previous: list[RestartResult] = []
     for number, (lo, hi) in enumerate(plan_rounds):
         if number == 0:
             chosen = list(range(restarts))
         else:
-            ranked_restarts = sorted(results, key=lambda r: (-r.elites[0][0], r.index))
-            chosen = sorted(r.index for r in ranked_restarts[:max(1, restarts // 2)])
-            starts = {r.index: r.elites[0][1] for r in results}
+            ranked_restarts = sorted(previous, key=lambda r: (-r.elites[0][0], r.index))
+            chosen = sorted(r.index for r in ranked_restarts[:max(1, len(previous) // 2)])
+            starts = {r.index: r.elites[0][1] for r in previous}
         jobs = max(1, min(request.jobs, len(chosen)))
         budget = None if request.iterations is None else request.iterations // len(plan_rounds)
         iterations = shares(budget, len(chosen)) if budget is not None \
@@ -374,9 +399,10 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
                        key=number * restarts + index, lo=lo, hi=hi)
                  for n, index in enumerate(chosen)]
         if jobs == 1:
-            results += [anneal(task, functools.partial(tick, task.key)) for task in tasks]
+            previous = [anneal(task, functools.partial(tick, task.key)) for task in tasks]
         else:
-            results += _run_pool(tasks, jobs, tick)
+            previous = _run_pool(tasks, jobs, tick)
+        results += previous
     candidates: dict[tuple[tuple[int, ...], ...], int] = {}
     for result in sorted(results, key=lambda r: r.index):
         for _, plan in result.elites:

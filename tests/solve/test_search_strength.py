@@ -28,7 +28,7 @@ OFFICIAL = REPO / "missions" / "official"
 def test_a_fixed_budget_survives_the_fissure_of_mission_7() -> None:
     problem = prepare(load_mission(OFFICIAL / "mission-7.yaml"), seed=1)
     assert "SI1-04" in problem.draw
-    solution = solve(problem.request(iterations=20000, jobs=1, restarts=2))
+    solution = solve(problem.request(iterations=20000, jobs=1, restarts=4))
     assert solution.value.survival == pytest.approx(1.0)
     assert solution.value.exact
     result = resolve(problem.setup, to_plan(problem, solution.slots), record=False)
