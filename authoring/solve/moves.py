@@ -6,7 +6,7 @@ Fixed rows (hand-made plans kept by ``--fix``) are never touched.
 
 Besides single-card changes the search makes *errands*: a crew member walks to a station,
 plays an action there and walks back, so that the rest of the row still plays where it did
-(docs/rules.md §7: a move card changes the station of every later card, which makes a lone
+(docs/rules.md §8.1: a move card changes the station of every later card, which makes a lone
 card change a poor step toward "someone fetches the battlebots, then flies the interceptors").
 """
 
