@@ -1,5 +1,11 @@
 """The plan search: a greedy heuristic start, then seeded annealing restarts on all cores.
 
+The restarts run in rounds of successive halving (the better half of them, by their best plan
+checked on a small draw tree, go on from that plan), every other one with a slope toward
+threats left alive; the last round ends with a systematic polish of each best plan, and the
+final few plans (the start plan among them) are judged on the full draw tree. Moves include
+errands (``moves.errand``), which keep the rest of a crew member's row at its stations.
+
 Determinism: the restarts' seeds, iteration shares and sample seeds depend only on the request
 (never on ``jobs`` or timing), and the merge picks the best final value, ties going to the
 lowest restart index. With ``iterations`` the plan is the same on every run and any ``jobs``;
@@ -70,7 +76,7 @@ class Request:
     iterations: int | None = 100000  # the whole budget, shared by the restarts
     time_limit: float | None = None  # seconds of wall clock; not deterministic
     jobs: int = 1
-    restarts: int = 8
+    restarts: int = 8  # halved after each round (``HALVINGS``)
     heroics: bool = True
     turns: int = SLOTS  # the rule level's last turn with actions
 
