@@ -67,7 +67,8 @@ def solve(
         "--jobs", "-j", help="Worker processes (default: the cores available).",
         show_default=False)] = None,
     restarts: Annotated[int, typer.Option(
-        "--restarts", help="Independent seeded annealing runs; the best one wins.")] = 4,
+        "--restarts", help="Seeded annealing runs; after each third of the budget the better "
+        "half goes on, and the best plan wins.")] = 8,
     fix: Annotated[Path | None, typer.Option(
         "--fix", help="A plan file whose crew members are kept as written (matched by "
         "label); the solver fills in the others.", show_default=False)] = None,

@@ -19,6 +19,11 @@ engine's ``Game`` with its own ``TokenSource`` (authoring/engine/draws.py):
 Weights are exact ``Fraction`` values or fast floats (``FRACTIONS`` / ``FLOATS``). The solver's
 evaluator (authoring/solve/evaluate.py) and ``exact_outcome`` (``resolve --exact``) both run
 on this one.
+
+The plan search's soft rules (``SoftGame``, ``SoftState``) and its batch interface
+(``PlanEvaluator``: many encoded plans per call, folded into objective, expected score and
+survival) live here too, so that the native core (authoring/_native.py compiles this module)
+runs a search's whole evaluation, not only its games.
 """
 
 from __future__ import annotations
@@ -26,13 +31,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from authoring.engine.game import Game, ShipDestroyed
 from authoring.engine.levels import RuleLevel
 from authoring.engine.plan import KIND_MASK, LIFT, A, B
+from authoring.engine.scoring import score_state
 from authoring.engine.ship import (
     GRAVOLIFT,
     LOWER_CANNON,
@@ -40,8 +45,16 @@ from authoring.engine.ship import (
     SHIELD,
     STRUCTURAL,
     UPPER_CANNON,
+    VC_POINTS,
 )
-from authoring.engine.state import ACTIVE_THREAT, PENDING, State
+from authoring.engine.state import (
+    ACTIVE_THREAT,
+    DESTROYED,
+    PENDING,
+    CrewMember,
+    State,
+    ThreatState,
+)
 
 W = TypeVar("W", float, Fraction)
 
@@ -49,9 +62,8 @@ W = TypeVar("W", float, Fraction)
 _FILLS_SHIELDS = frozenset({"push_central_to_shield"})
 
 Choice = tuple[int, bool]  # (index drawn among the tokens left, enumerated or sampled)
-#: Copies what a game subclass keeps on a state beyond its fields, from the first onto the
-#: second (a copy); and the part of that extra which two mergeable states must share.
-Carry = Callable[[State, State], None]
+#: The part of what a game subclass keeps on a state (a ``State`` subclass whose ``copy``
+#: carries it) beyond its fields which two mergeable states must share.
 #: A node of the tree at rest between turns: state, weight, sampled on the way, the turn it
 #: branches in (0: not probed yet).
 Node = tuple[State, W, bool, int]
@@ -60,22 +72,27 @@ ExtraKey = Callable[[State], Hashable]
 _NO_RNG = random.Random(0)  # the games here draw from a source, never from a generator
 
 
-@dataclass(frozen=True)
+# Plain classes, not generic dataclasses: the native build (mypyc) cannot compile those.
 class Leaf(Generic[W]):
     """One end of the draw tree: a finished (won or lost) state and its probability."""
 
-    weight: W
-    state: State
-    sampled: bool  # some draw on the way was sampled, not enumerated
+    __slots__ = ("sampled", "state", "weight")
+
+    def __init__(self, weight: W, state: State, sampled: bool) -> None:
+        self.weight: W = weight
+        self.state = state
+        self.sampled = sampled  # some draw on the way was sampled, not enumerated
 
 
-@dataclass(frozen=True)
 class Tree(Generic[W]):
     """The leaves of one evaluation; ``exact`` when no draw was sampled."""
 
-    leaves: list[Leaf[W]]
-    exact: bool
-    runs: int  # turn replays spent
+    __slots__ = ("exact", "leaves", "runs")
+
+    def __init__(self, leaves: list[Leaf[W]], exact: bool, runs: int) -> None:
+        self.leaves: list[Leaf[W]] = leaves
+        self.exact = exact
+        self.runs = runs  # turn replays spent
 
 
 #: One enumerated draw: (index chosen, enumerated?, the other indexes with the numerator and
@@ -222,13 +239,13 @@ class DrawTree(Generic[W]):
     """Follows a plan's draws from a state (see the module's docstring).
 
     ``one`` and ``ratio`` make the weights: ``FRACTIONS`` for exact odds, ``FLOATS`` for speed.
-    ``game`` is the ``Game`` class that plays (the solver's soft rules subclass it), ``carry``
-    and ``extra_key`` what such a class keeps on a state beyond its fields.
+    ``game`` is the ``Game`` class that plays (the search's soft rules subclass it) and
+    ``extra_key`` what such a class keeps on a state beyond its fields.
     """
 
     def __init__(self, rules: RuleLevel, one: W, ratio: Callable[[int, int], W], *,
                  budget: int, max_runs: int | None = None, game: type[Game] = Game,
-                 carry: Carry | None = None, extra_key: ExtraKey | None = None) -> None:
+                 extra_key: ExtraKey | None = None) -> None:
         self.rules = rules
         self.last = rules.turns  # the closing step follows this turn
         self.one: W = one
@@ -236,7 +253,6 @@ class DrawTree(Generic[W]):
         self.budget = budget
         self.max_runs = 10 * budget + 100 if max_runs is None else max_runs
         self.game = game
-        self.carry = carry
         self.extra_key = extra_key
 
     def follow(self, state: State, *, forced: dict[int, list[int]] | None = None,
@@ -291,7 +307,7 @@ class DrawTree(Generic[W]):
         if old is None:
             layer[key] = node
         else:  # the same future: one node, and its leaf budget back
-            layer[key] = (old[0], old[1] + node[1], old[2] or node[2], max(old[3], node[3]))
+            layer[key] = (old[0], _plus(old[1], node[1]), old[2] or node[2], max(old[3], node[3]))
             budget[0] += 1
 
     def _new_game(self, state: State, source: _TreeTokens) -> Game:
@@ -301,10 +317,7 @@ class DrawTree(Generic[W]):
         return game
 
     def _copy(self, state: State) -> State:
-        other = state.copy()
-        if self.carry is not None:
-            self.carry(state, other)
-        return other
+        return state.copy()
 
     def _play_until_branch(self, node: State, sampler: random.Random,
                            budget: list[int]) -> tuple[int, State, bool]:
@@ -352,9 +365,9 @@ class DrawTree(Generic[W]):
             sampled = False
             for pick, enumerated, others, num, den in draws.extra:
                 if enumerated:
-                    pending.extend(([*chosen, (other, True)], w * self.ratio(o_num, o_den))
+                    pending.extend(([*chosen, (other, True)], _times(w, self.ratio(o_num, o_den)))
                                    for other, o_num, o_den in others)
-                    w = w * self.ratio(num, den)
+                    w = _times(w, self.ratio(num, den))
                 else:
                     sampled = True
                 chosen.append((pick, enumerated))
@@ -416,6 +429,20 @@ def _play(game: Game, state: State, turn: int, last: int) -> None:
         state.lost = turn
 
 
+# The weight arithmetic in functions of their own: the native build (mypyc) checks a generic
+# class's body once, not per constraint of ``W``, and would not see ``W * W`` as a ``W``.
+def _plus(a: W, b: W) -> W:
+    left: Any = a
+    total: W = left + b
+    return total
+
+
+def _times(a: W, b: W) -> W:
+    left: Any = a
+    product: W = left * b
+    return product
+
+
 def _float_ratio(a: int, b: int) -> float:
     return a / b
 
@@ -423,3 +450,193 @@ def _float_ratio(a: int, b: int) -> float:
 #: The weights of exact odds and of fast evaluations: (one, ratio) for ``DrawTree``.
 FRACTIONS: tuple[Fraction, Callable[[int, int], Fraction]] = (Fraction(1), Fraction)
 FLOATS: tuple[float, Callable[[int, int], float]] = (1.0, _float_ratio)
+
+
+# --- the plan search's soft rules and batch interface -----------------------------------------
+
+#: In the soft rules of a search, damage past the 6th token of a zone does not end the
+#: mission: each such point costs this much (plus ``OVERFLOW_BASE`` once), so the search can
+#: tell a plan that misses survival by one damage from one that misses it by ten.
+OVERFLOW_BASE = 30.0
+OVERFLOW_PER = 10.0
+#: Shaped value of a lost ship in the search: far below any surviving score, but better the
+#: later the ship falls and the more threats it destroyed first (a slope for the search).
+LOST_BASE = -100.0
+LOST_PER_TURN = 3.0
+LOST_PROGRESS = 4.0  # for a threat still in play, in proportion to the damage it took
+#: For a surviving ship, each threat left alive may be credited this much in proportion to
+#: the damage it took (``PlanEvaluator``'s ``progress``): a slope toward killing it (an
+#: internal threat that fights back needs a squad fetched, several hits at moving stations and
+#: costs a disabled squad on the way), never worth as much as a kill.
+SURVIVOR_PROGRESS = 4.0
+
+
+class SoftState(State):
+    """A state under the soft rules: also the overflowing damage and, per threat index, the
+    most repair hits it took in one turn (a threat that needs three at once rewards two)."""
+
+    def __init__(self, crew: list[CrewMember], threats: list[ThreatState],
+                 tracks: tuple[str, str, str, str]) -> None:
+        super().__init__(crew, threats, tracks)
+        self.overflow = 0
+        self.hits: dict[int, int] = {}  # replaced, never changed in place: copies share it
+
+    @staticmethod
+    def of(state: State) -> SoftState:
+        """Returns a soft copy of a state (no overflow, no hits yet)."""
+        return _copy_fields(state, SoftState([c.copy() for c in state.crew],
+                                             [t.copy() for t in state.threats], state.tracks))
+
+    def copy(self) -> SoftState:
+        """Returns an independent copy, with the overflow and hits."""
+        other = _copy_fields(self, SoftState([c.copy() for c in self.crew],
+                                             [t.copy() for t in self.threats], self.tracks))
+        other.overflow = self.overflow
+        other.hits = self.hits
+        return other
+
+
+def _copy_fields(state: State, other: SoftState) -> SoftState:
+    """Copies the fields of ``State.copy`` but crew and threats (tests/solve checks that
+    every field of a ``State`` is covered)."""
+    other.turn, other.fuel, other.rockets = state.turn, state.fuel, state.rockets
+    other.rocket_flying, other.scout_bonus, other.lost = (state.rocket_flying,
+                                                          state.scout_bonus, state.lost)
+    other.shields = state.shields[:]
+    other.reactors = state.reactors[:]
+    other.stored = state.stored[:]
+    other.maintained = state.maintained[:]
+    other.vc = state.vc[:]
+    other.tokens = [t[:] for t in state.tokens]
+    other.broken = set(state.broken)
+    other.contaminated = set(state.contaminated)
+    other.hull = state.hull[:]
+    return other
+
+
+class SoftGame(Game):
+    """The round under the soft rules: damage past a zone's 6th token (through the game's
+    ``damage_ship``) is counted on the ``SoftState``; same-turn repair hits are kept."""
+
+    def play_turn(self, turn: int) -> None:
+        """Plays the turn, then notes the same-turn hits of each threat."""
+        try:
+            super().play_turn(turn)
+        finally:
+            state = self.state
+            if self.turn_hits and isinstance(state, SoftState):
+                index = {id(th): n for n, th in enumerate(state.threats)}
+                hits = dict(state.hits)  # copies share the old dict
+                for key, count in self.turn_hits.items():
+                    if key in index:
+                        hits[index[key]] = max(hits.get(index[key], 0), count)
+                state.hits = hits
+
+    def damage_ship(self, zone: int, points: int, source: str) -> None:
+        """Draws tokens while the zone has some left; counts the rest on the state."""
+        state = self.state
+        room = 6 - len(state.tokens[zone])
+        if points > room and isinstance(state, SoftState):
+            state.overflow += points - room
+            points = room
+        super().damage_ship(zone, points, source)
+
+
+def soft_key(state: State) -> Hashable:
+    """Returns what two mergeable soft states must share besides their fields."""
+    if isinstance(state, SoftState):
+        return state.overflow, tuple(sorted(state.hits.items()))
+    return None
+
+
+def lost_value(state: State) -> float:
+    """Returns the soft value of a lost ship.
+
+    Visual confirmation counts (it rewards figures acting together at one station), and
+    partial damage on threats still in play counts too: a threat whose Z destroys the ship
+    (Fissure, Nemesis, Nuclear Device …) otherwise leaves a flat plateau until it dies.
+    """
+    value = LOST_BASE + LOST_PER_TURN * state.lost + sum(VC_POINTS[n] for n in state.vc)
+    hits: dict[int, int] = state.hits if isinstance(state, SoftState) else {}
+    for n, th in enumerate(state.threats):
+        if th.status == DESTROYED:
+            value += th.card.points_destroyed
+        elif th.status == ACTIVE_THREAT and th.health > 0:
+            value += LOST_PROGRESS * min(th.damage, th.health) / th.health
+            value += LOST_PROGRESS * min(hits.get(n, 0), 3) / 3
+    return value
+
+
+#: A plan's value: (objective, expected score, survival, exact, leaves played).
+Valued = tuple[float, float, float, bool, int]
+
+
+class PlanEvaluator:
+    """Values encoded crew plans (per crew member, 12 encoded actions) from one start state.
+
+    The batch interface of the search: ``evaluate_many`` takes many plans per call. ``soft``
+    plays the soft rules: the objective then ranks lost ships by how far they are from
+    surviving, and ``expected``/``survival`` count an overflowing ship as lost.
+    """
+
+    def __init__(self, rules: RuleLevel, start: State, *, budget: int, sample_seed: int,
+                 soft: bool, max_runs: int | None = None, progress: float = 0.0) -> None:
+        self.soft = soft
+        self.progress = progress  # the soft rules' credit per threat left alive (0: none)
+        self.start: State = SoftState.of(start) if soft else start
+        self.sample_seed = sample_seed
+        self.tree: DrawTree[float] = DrawTree(rules, 1.0, _float_ratio, budget=budget,
+                                              max_runs=max_runs,
+                                              game=SoftGame if soft else Game,
+                                              extra_key=soft_key if soft else None)
+
+    def follow(self, slots: list[list[int]]) -> Tree[float]:
+        """Returns the draw tree of one plan."""
+        state = self.start.copy()
+        for member, row in zip(state.crew, slots, strict=True):
+            member.slots = row[:]
+        return self.tree.follow(state, sample_seed=self.sample_seed)
+
+    def evaluate(self, slots: list[list[int]]) -> Valued:
+        """Returns the value of one plan."""
+        return fold(self.follow(slots), self.progress)
+
+    def fold_tree(self, tree: Tree[float]) -> Valued:
+        """Folds a tree of this evaluator (see ``fold``)."""
+        return fold(tree, self.progress)
+
+    def evaluate_many(self, plans: list[list[list[int]]]) -> list[Valued]:
+        """Returns the value of each plan."""
+        return [fold(self.follow(slots), self.progress) for slots in plans]
+
+
+def _progress(state: State, weight: float) -> float:
+    """Returns the soft rules' credit for damage on the threats a surviving ship left alive
+    (0 outside the soft rules)."""
+    if not weight or not isinstance(state, SoftState):
+        return 0.0
+    credit = 0.0
+    for th in state.threats:
+        if th.status != DESTROYED and th.health > 0 and th.damage > 0:
+            credit += weight * min(th.damage, th.health) / th.health
+    return credit
+
+
+def fold(tree: Tree[float], progress: float = 0.0) -> Valued:
+    """Folds a tree's leaves into (objective, expected score, survival, exact, leaves);
+    ``progress`` is the soft rules' credit per threat left alive (``SURVIVOR_PROGRESS``)."""
+    objective = expected = survival = 0.0
+    for leaf in tree.leaves:
+        node, weight = leaf.state, leaf.weight
+        over = node.overflow if isinstance(node, SoftState) else 0
+        if node.lost:
+            objective += weight * lost_value(node)
+        elif over:
+            objective += weight * (score_state(node).total - OVERFLOW_BASE - OVERFLOW_PER * over
+                                   + _progress(node, progress))
+        else:
+            total = score_state(node).total
+            objective += weight * (total + _progress(node, progress))
+            expected += weight * total
+            survival += weight
+    return objective, expected, survival, tree.exact, len(tree.leaves)

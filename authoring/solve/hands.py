@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from authoring.engine.hands import (
     Hands,
-    Matcher,
     deal,
     decode_rows,
     decoded_actions,
@@ -77,23 +76,3 @@ def fits(request: Request, plan: Sequence[Sequence[int]]) -> bool:
     """Tells whether the crew can play the plan from the request's hands (always without)."""
     return request.hands is None or hands_playable(request.hands,
                                                    decode_rows(request.hands, plan))
-
-
-def start_matcher(request: Request, plan: Sequence[Sequence[int]]) -> Matcher | None:
-    """A matcher holding the fixed rows' cards, for building a start plan slot by slot."""
-    if request.hands is None:
-        return None
-    matcher = Matcher(request.hands, request.labels)
-    crew = decode_rows(request.hands, plan)
-    for member in request.fixed:
-        for turn, action in enumerate(crew[member].actions, 1):
-            matcher.place(member, turn, action)
-    return matcher
-
-
-def slot_fits(matcher: Matcher | None, member: int, turn: int, code: int, *,
-              commit: bool = False) -> bool:
-    """Tells whether a card still fits one slot of the start plan (``commit``: and lay it)."""
-    if matcher is None:
-        return True
-    return matcher.place(member, turn, decoded_actions()[code], commit=commit)

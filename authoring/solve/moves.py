@@ -3,6 +3,11 @@
 A plan is a list of rows, one per crew member, of 12 encoded actions (``engine.game.encode``).
 Every move keeps the plan legal: at most one heroic card per crew member, no tripped cards.
 Fixed rows (hand-made plans kept by ``--fix``) are never touched.
+
+Besides single-card changes the search makes *errands*: a crew member walks to a station,
+plays an action there and walks back, so that the rest of the row still plays where it did
+(docs/rules.md §8.1: a move card changes the station of every later card, which makes a lone
+card change a poor step toward "someone fetches the battlebots, then flies the interceptors").
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from authoring.engine.plan import (
 )
 from authoring.engine.plan import BLUE as MOVE_BLUE
 from authoring.engine.plan import RED as MOVE_RED
+
+_START = STATIONS.index("UW")  # every crew member starts on the bridge (docs/rules.md §3)
 
 Slots = list[list[int]]
 
@@ -69,15 +76,87 @@ def fix_heroics(row: list[int], keep: int) -> None:
             row[j] = downgrade(row[j])
 
 
+_RED_CODE = encode(Action(MOVE_RED))
+_BLUE_CODE = encode(Action(MOVE_BLUE))
+_LIFT_CODE = encode(Action(LIFT))
+_ERRANDS: tuple[int, ...] = tuple(encode(Action(k)) for k in (A, A, B, C, C, BOTS))
+_HEROIC_ERRANDS: tuple[int, ...] = tuple(encode(Action(k, heroic=True)) for k in (A, B, BOTS))
+
+
+def errand_actions(heroics: bool) -> tuple[int, ...]:
+    """Returns the actions an errand may play (each once)."""
+    plain = tuple(encode(Action(k)) for k in (A, B, C, BOTS))
+    return plain + _HEROIC_ERRANDS if heroics else plain
+
+
+def stations(row: Sequence[int]) -> list[int]:
+    """Returns where the crew member stands before each slot (and after the last), following
+    the move cards only: a sketch that ignores delays, interceptor flights and lift damage."""
+    here = _START
+    where = [here]
+    for code in row:
+        kind = code & KIND_MASK
+        if kind in (MOVE_RED, MOVE_BLUE):
+            zone = here % 3 + (-1 if kind == MOVE_RED else 1)
+            if 0 <= zone <= 2:
+                here = here - here % 3 + zone
+        elif kind == LIFT:
+            here = (here + 3) % 6
+        elif kind == HMOVE:
+            here = (code >> 8) - 1
+        where.append(here)
+    return where
+
+
+def walk(start: int, goal: int) -> list[int]:
+    """Returns the move cards from one station to another: across the deck, then the lift."""
+    cards = []
+    zone, target = start % 3, goal % 3
+    cards += [_BLUE_CODE if target > zone else _RED_CODE] * abs(target - zone)
+    if start // 3 != goal // 3:
+        cards.append(_LIFT_CODE)
+    return cards
+
+
+def errand(row: list[int], slot: int, station: int, action: int, turns: int, *,
+           insert: bool) -> bool:
+    """Rewrites a row so that the member walks from slot ``slot`` to ``station``, plays
+    ``action`` there and walks back; returns False when it does not fit before ``turns``.
+
+    ``insert``: the errand comes before the old cards, which play that much later (cut at
+    ``turns``). Otherwise it replaces cards, and the walk back ends where the old row stood
+    at that slot, so the later cards still play at their stations.
+    """
+    where = stations(row)
+    going = [*walk(where[slot], station), action]
+    done = slot + len(going)
+    if done > turns:
+        return False
+    if insert:
+        trip = going + walk(station, where[slot])
+        row[slot:slot] = trip
+        del row[turns:]
+        row.extend([EMPTY] * (SLOTS - len(row)))
+        return True
+    for rejoin in range(done, turns + 1):
+        back = walk(station, where[rejoin])
+        if len(back) <= rejoin - done:
+            row[slot:rejoin] = going + back + [EMPTY] * (rejoin - done - len(back))
+            return True
+    row[slot:done] = going
+    return True
+
+
 class Mover:
     """Proposes random neighbours of a plan for the annealing search."""
 
     def __init__(self, free: Sequence[int], heroics: bool, rng: random.Random,
-                 turns: int = SLOTS) -> None:
+                 turns: int = SLOTS, errands: float = 0.0) -> None:
         self.free = list(free)  # crew indexes the search may change
         self.heroics = heroics
         self.rng = rng
         self.turns = turns  # slots after the rule level's last turn stay blank
+        self.errands = errands  # the share of proposals that are errands (see ``errand``)
 
     def random_action(self) -> int:
         """Returns a random action, heroic with a small probability when allowed."""
@@ -92,6 +171,13 @@ class Mover:
         who = rng.choice(self.free)
         row = new[who]
         i = rng.randrange(self.turns)
+        if rng.random() < self.errands:
+            heroic = self.heroics and rng.random() < 0.12
+            action = rng.choice(_HEROIC_ERRANDS if heroic else _ERRANDS)
+            if errand(row, i, rng.randrange(len(STATIONS)), action, self.turns,
+                      insert=rng.random() < 0.5):
+                fix_heroics(row, i)
+                return new
         roll = rng.random()
         two = len(self.free) > 1
         if roll < 0.40 or (roll >= 0.85 and not two):

@@ -1,5 +1,11 @@
 """The plan search: a greedy heuristic start, then seeded annealing restarts on all cores.
 
+The restarts run in rounds of successive halving (the better half of them, by their best plan
+checked on a small draw tree, go on from that plan), every other one with a slope toward
+threats left alive; the last round ends with a systematic polish of each best plan, and the
+final few plans (the start plan among them) are judged on the full draw tree. Moves include
+errands (``moves.errand``), which keep the rest of a crew member's row at its stations.
+
 Determinism: the restarts' seeds, iteration shares and sample seeds depend only on the request
 (never on ``jobs`` or timing), and the merge picks the best final value, ties going to the
 lowest restart index. With ``iterations`` the plan is the same on every run and any ``jobs``;
@@ -15,20 +21,33 @@ import queue
 import random
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from authoring._workers import quickest_start_method, worker_pool
 from authoring.engine import Setup
+from authoring.engine.evaluator import SURVIVOR_PROGRESS
 from authoring.engine.hands import Hands
-from authoring.engine.plan import SLOTS
+from authoring.engine.plan import SLOTS, STATIONS
 from authoring.solve.evaluate import Evaluator, Slots, Value
-from authoring.solve.hands import fits, slot_fits, start_matcher, within
-from authoring.solve.moves import EMPTY, Mover, alphabet, downgrade, fix_heroics, is_heroic
+from authoring.solve.hands import fits, within
+from authoring.solve.moves import (
+    EMPTY,
+    Mover,
+    alphabet,
+    downgrade,
+    errand,
+    errand_actions,
+    fix_heroics,
+    is_heroic,
+)
 
 #: Extra draw-tree leaves per evaluation inside the search (cheap, common random numbers) …
 SEARCH_BUDGET = 0
+#: … to check each new best plan of a restart before it becomes an elite (one sampled draw
+#: flatters a plan that was lucky with it) …
+VERIFY_BUDGET = 24
 #: … to screen the restarts' elite plans …
 SCREEN_BUDGET = 200
 FINALISTS = 3
@@ -38,6 +57,12 @@ FINAL_BUDGET = 20000
 FINAL_RUNS = 40000
 #: Distinct best plans each restart keeps for the final, finer evaluation.
 ELITES = 3
+#: The share of the annealing's proposals that are errands (``moves.errand``).
+ERRANDS = 0.3
+#: How many times the restarts are halved (``solve``).
+HALVINGS = 2
+#: The share of each restart's budget spent polishing its best plan (``polish``).
+POLISH = 0.1
 T_START = 4.0
 T_END = 0.05
 
@@ -53,7 +78,7 @@ class Request:
     iterations: int | None = 100000  # the whole budget, shared by the restarts
     time_limit: float | None = None  # seconds of wall clock; not deterministic
     jobs: int = 1
-    restarts: int = 4
+    restarts: int = 8  # halved after each round (``HALVINGS``)
     heroics: bool = True
     turns: int = SLOTS  # the rule level's last turn with actions
     hands: Hands | None = None  # dealt action cards: plans are projected onto them (hands.py)
@@ -115,35 +140,65 @@ def free_rows(request: Request) -> list[int]:
 
 
 def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
-    """Builds the start plan greedily: turn by turn, each free member's best single card.
+    """Builds the start plan greedily: turn by turn, each free member's best single card or
+    errand (``moves.errand``: walk to a station, act, walk back) from that turn.
 
-    The later slots stay blank while a slot is chosen, so each choice is judged by the whole
-    mission's outcome (a lost ship still scores by how long it lasted). Deterministic.
+    The later slots stay as they are while a slot is chosen, so each choice is judged by the
+    whole mission's outcome (a lost ship still scores by how long it lasted). Deterministic.
     """
     plan: Slots = [list(request.fixed.get(i, (EMPTY,) * SLOTS))
                    for i in range(len(request.labels))]
     cards = alphabet(request.heroics)
+    errands = errand_actions(request.heroics)
     best = evaluator.evaluate(plan).objective
-    matcher = start_matcher(request, plan)
     for slot in range(request.turns):
         for member in free_rows(request):
-            keep = plan[member][slot]
-            choice = keep
+            choice: list[int] | None = None
             for card in cards:
-                if card == keep or not slot_fits(matcher, member, slot + 1, card):
+                if card == plan[member][slot]:
                     continue
-                plan[member][slot] = card
-                row = plan[member]
-                saved = row[:]
+                row = plan[member][:]
+                row[slot] = card
                 fix_heroics(row, slot)
-                value = evaluator.evaluate(plan).objective
-                plan[member] = saved
+                if not _row_fits(request, plan, member, row):
+                    continue
+                value = _try_row(evaluator, plan, member, row)
                 if value > best:
-                    best, choice = value, card
-            plan[member][slot] = choice
-            slot_fits(matcher, member, slot + 1, choice, commit=True)
-            fix_heroics(plan[member], slot)
+                    best, choice = value, row
+            for station in range(len(STATIONS)):
+                for action in errands:
+                    row = plan[member][:]
+                    if errand(row, slot, station, action, request.turns, insert=False):
+                        fix_heroics(row, slot)
+                        if not _row_fits(request, plan, member, row):
+                            continue
+                        value = _try_row(evaluator, plan, member, row)
+                        if value > best:
+                            best, choice = value, row
+            if choice is not None:
+                plan[member] = choice
     return within(request, plan)
+
+
+def _row_fits(request: Request, plan: Slots, member: int, row: list[int]) -> bool:
+    """Tells whether the plan with ``row`` for ``member`` can be played from the request's
+    hands (always without hands)."""
+    if request.hands is None:
+        return True
+    saved = plan[member]
+    plan[member] = row
+    try:
+        return fits(request, plan)
+    finally:
+        plan[member] = saved
+
+
+def _try_row(evaluator: Evaluator, plan: Slots, member: int, row: list[int]) -> float:
+    saved = plan[member]
+    plan[member] = row
+    value = evaluator.evaluate(plan).objective
+    plan[member] = saved
+    return value
 
 
 _QUEUE: Any = None  # the progress queue of a worker process (set by the pool initializer)
@@ -161,12 +216,15 @@ class _Task:
     index: int
     iterations: int | None
     seconds: float | None
+    key: int = 0  # the progress reports' key (unique per round and restart)
+    lo: float = 0.0  # the part of the annealing schedule this task runs
+    hi: float = 1.0
 
 
 def _run_task(task: _Task) -> RestartResult:
     def report(done: int, best: float) -> None:
         if _QUEUE is not None:
-            _QUEUE.put((task.index, done, best))
+            _QUEUE.put((task.key, done, best))
     return anneal(task, report)
 
 
@@ -174,27 +232,41 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
     """Runs one annealing restart from the start plan; returns its elite plans."""
     request = task.request
     began = time.perf_counter()
+    # A portfolio: every other restart credits damage on threats left alive (a slope toward
+    # kills that take several steps, which can also lure a search away from simpler plans).
+    progress = SURVIVOR_PROGRESS if task.index % 2 == 0 else 0.0
     evaluator = Evaluator(request.setup, request.labels, budget=SEARCH_BUDGET,
-                          sample_seed=request.seed, soft=True)
-    rng = random.Random(restart_seed(request.seed, task.index))
+                          sample_seed=request.seed, soft=True, progress=progress)
+    rng = random.Random(restart_seed(request.seed, task.index) + task.key)
     free = free_rows(request)
     current: Slots = [list(row) for row in task.start]
+    verifier = Evaluator(request.setup, request.labels, budget=VERIFY_BUDGET,
+                         sample_seed=request.seed, soft=True, progress=progress)
     current_value = evaluator.evaluate(current).objective
-    elites: dict[tuple[tuple[int, ...], ...], float] = {_freeze(current): current_value}
+    # Elites are ranked by the verifier's value, a small draw tree: the annealing's one
+    # sampled draw sequence would favour the plans it happens to spare.
+    elites: dict[tuple[tuple[int, ...], ...], float] = {
+        _freeze(current): verifier.evaluate(current).objective}
     best = current_value
     done = 0
     if free:
-        mover = Mover(free, request.heroics, rng, request.turns)
-        deadline = None if task.seconds is None else began + task.seconds
+        mover = Mover(free, request.heroics, rng, request.turns, ERRANDS)
+        # The annealing first, then a systematic polish of the best plan with the rest.
+        polishing = POLISH if task.hi >= 1.0 else 0.0  # the last round polishes
+        iterations = None if task.iterations is None \
+            else task.iterations - int(task.iterations * polishing)
+        seconds = None if task.seconds is None else task.seconds * (1 - polishing)
+        deadline = None if seconds is None else began + seconds
         last_report = began
-        while task.iterations is None or done < task.iterations:
+        while iterations is None or done < iterations:
             now = time.perf_counter() if deadline is not None or report else 0.0
             if deadline is not None and now >= deadline:
                 break
-            if task.iterations is not None:
-                progress = done / task.iterations
+            if iterations is not None:
+                share = done / max(iterations, 1)
             else:
-                progress = (now - began) / (task.seconds or 1.0)
+                share = (now - began) / (seconds or 1.0)
+            progress = task.lo + (task.hi - task.lo) * share
             temperature = T_START * (T_END / T_START) ** min(progress, 1.0)
             candidate = within(request, mover.propose(current), current)
             done += 1
@@ -204,17 +276,88 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
             delta = value - current_value
             if delta >= 0 or rng.random() < math.exp(delta / temperature):
                 current, current_value = candidate, value
-                if value >= min(elites.values()) or len(elites) < ELITES:
-                    _keep_elite(elites, _freeze(candidate), value)
-                best = max(best, value)
+                if value > best:
+                    best = value
+                    _keep_elite(elites, _freeze(candidate),
+                                verifier.evaluate(candidate).objective)
             if report is not None and now - last_report > 0.25:
                 last_report = now
                 report(done, best)
+    if free and task.hi >= 1.0:
+        top = max(elites.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        top_value = evaluator.evaluate([list(row) for row in top]).objective
+        left = None if task.iterations is None else task.iterations - done
+        end = None if task.seconds is None else began + task.seconds
+        plan, value, spent = polish(request, evaluator, [list(row) for row in top], top_value,
+                                    left, end)
+        done += spent
+        if value > top_value:
+            _keep_elite(elites, _freeze(plan), verifier.evaluate(plan).objective)
+            best = max(best, value)
     if report is not None:
         report(done, best)
     ranked = sorted(elites.items(), key=lambda kv: (-kv[1], kv[0]))
     return RestartResult(task.index, tuple((v, p) for p, v in ranked), done,
-                         evaluator.evaluations, time.perf_counter() - began)
+                         evaluator.evaluations + verifier.evaluations,
+                         time.perf_counter() - began)
+
+
+def neighbours(request: Request, plan: Slots) -> Iterator[Slots]:
+    """Yields the plan's neighbours in a fixed order: every single card, every errand (both
+    ways) and every exchange of one turn's cards between two crew members."""
+    cards = alphabet(request.heroics)
+    free = free_rows(request)
+    for member in free:
+        for slot in range(request.turns):
+            for card in cards:
+                if card != plan[member][slot]:
+                    new = [row[:] for row in plan]
+                    new[member][slot] = card
+                    fix_heroics(new[member], slot)
+                    yield new
+    for member in free:
+        for slot in range(request.turns):
+            for station in range(len(STATIONS)):
+                for action in errand_actions(request.heroics):
+                    for insert in (False, True):
+                        new = [row[:] for row in plan]
+                        if errand(new[member], slot, station, action, request.turns,
+                                  insert=insert):
+                            fix_heroics(new[member], slot)
+                            yield new
+    for slot in range(request.turns):
+        for first in free:
+            for second in free:
+                if first < second and plan[first][slot] != plan[second][slot]:
+                    new = [row[:] for row in plan]
+                    new[first][slot], new[second][slot] = new[second][slot], new[first][slot]
+                    fix_heroics(new[first], slot)
+                    fix_heroics(new[second], slot)
+                    yield new
+
+
+def polish(request: Request, evaluator: Evaluator, plan: Slots, value: float,
+           budget: int | None, deadline: float | None) -> tuple[Slots, float, int]:
+    """Climbs from a plan to a local optimum of ``neighbours``: takes each improvement as
+    found and starts over, until a whole pass finds none or the budget (evaluations) or the
+    deadline runs out. Returns (plan, value, evaluations spent). Deterministic with a budget.
+    """
+    spent = 0
+    improved = True
+    while improved:
+        improved = False
+        for candidate in neighbours(request, plan):
+            if candidate == plan:
+                continue
+            if (budget is not None and spent >= budget) or \
+                    (deadline is not None and time.perf_counter() >= deadline):
+                return plan, value, spent
+            spent += 1
+            trial = evaluator.evaluate(candidate).objective
+            if trial > value + 1e-9:
+                plan, value, improved = candidate, trial, True
+                break
+    return plan, value, spent
 
 
 def _freeze(plan: Slots) -> tuple[tuple[int, ...], ...]:
@@ -239,31 +382,53 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
     start = heuristic_start(request, evaluator)
     start_evals = evaluator.evaluations
     restarts = max(1, request.restarts)
-    jobs = max(1, min(request.jobs, restarts))
-    iterations = shares(request.iterations, restarts) if request.iterations is not None \
-        else [None] * restarts
-    seconds: float | None = None
-    if request.time_limit is not None:
-        left = max(0.0, request.time_limit - (time.perf_counter() - began))
-        rounds = math.ceil(restarts / jobs)
-        seconds = left * 0.9 / rounds  # keep a tenth for the final evaluation
-    tasks = [_Task(request, _freeze(start), index, iterations[index], seconds)
-             for index in range(restarts)]
     total = request.iterations
-    counts = [0] * restarts
-    bests = [-math.inf] * restarts
+    counts: dict[int, int] = {}
+    bests: dict[int, float] = {}
 
-    def tick(index: int, done: int, best: float) -> None:
-        counts[index] = done
-        bests[index] = max(bests[index], best)
+    def tick(key: int, done: int, best: float) -> None:
+        counts[key] = done
+        bests[key] = max(bests.get(key, -math.inf), best)
         if progress is not None:
-            progress(Progress(sum(counts), total, max(bests),
+            progress(Progress(sum(counts.values()), total, max(bests.values()),
                               time.perf_counter() - began))
 
-    if jobs == 1:
-        results = [anneal(task, functools.partial(tick, task.index)) for task in tasks]
-    else:
-        results = _run_pool(tasks, jobs, tick)
+    # Successive halving: every restart anneals the first part of its schedule, then the
+    # better half of them (by their best verified plan) go on from that plan through the next
+    # part, and so on (HALVINGS times while two restarts are left). Each round gets an equal
+    # part of the budget; restarts stuck with a lost ship stop early instead of using theirs.
+    count = 1
+    while count <= HALVINGS and restarts >> count >= 1:
+        count += 1
+    plan_rounds = [(k / count, (k + 1) / count) for k in range(count)]
+    starts = {index: _freeze(start) for index in range(restarts)}
+    results: list[RestartResult] = []
+    previous: list[RestartResult] = []
+    for number, (lo, hi) in enumerate(plan_rounds):
+        if number == 0:
+            chosen = list(range(restarts))
+        else:
+            ranked_restarts = sorted(previous, key=lambda r: (-r.elites[0][0], r.index))
+            chosen = sorted(r.index for r in ranked_restarts[:max(1, len(previous) // 2)])
+            starts = {r.index: r.elites[0][1] for r in previous}
+        jobs = max(1, min(request.jobs, len(chosen)))
+        budget = None if request.iterations is None else request.iterations // len(plan_rounds)
+        iterations = shares(budget, len(chosen)) if budget is not None \
+            else [None] * len(chosen)
+        seconds: float | None = None
+        if request.time_limit is not None:
+            left = max(0.0, request.time_limit - (time.perf_counter() - began))
+            share = left / (len(plan_rounds) - number)  # this round's part of what is left
+            seconds = share * (0.9 if number == len(plan_rounds) - 1 else 1.0) \
+                / math.ceil(len(chosen) / jobs)  # keep a tenth for the final evaluation
+        tasks = [_Task(request, starts[index], index, iterations[n], seconds,
+                       key=number * restarts + index, lo=lo, hi=hi)
+                 for n, index in enumerate(chosen)]
+        if jobs == 1:
+            previous = [anneal(task, functools.partial(tick, task.key)) for task in tasks]
+        else:
+            previous = _run_pool(tasks, jobs, tick)
+        results += previous
     candidates: dict[tuple[tuple[int, ...], ...], int] = {}
     for result in sorted(results, key=lambda r: r.index):
         for _, plan in result.elites:
@@ -276,7 +441,11 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
     final = Evaluator(request.setup, request.labels, budget=FINAL_BUDGET,
                       sample_seed=request.seed, max_runs=FINAL_RUNS)
     scored = []
-    for _, index, plan in ranked[:FINALISTS]:
+    finalists = [(index, plan) for _, index, plan in ranked[:FINALISTS]]
+    if all(plan != _freeze(start) for _, plan in finalists):
+        # The start plan is always judged too: the search never returns a worse plan.
+        finalists.append((restarts, _freeze(start)))
+    for index, plan in finalists:
         value = final.evaluate([list(row) for row in plan])
         scored.append((-value.objective, index, plan, value))
     scored.sort(key=lambda item: item[:3])
@@ -296,12 +465,15 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
     """Blanks every card whose removal does not lower the value (a plan a crew can read).
 
     Also drops a heroic card for its plain half when that does as well. A one-sequence
-    evaluation screens each change first, so that only promising ones pay for the full
-    draw tree. Deterministic.
+    evaluation screens each change first; the changes that pass are then checked together on
+    the full draw tree, and a group that lowers the value is split in halves until each
+    harmful change is found (most cards a search leaves behind are harmless, so this costs a
+    few full evaluations instead of one per card). Never returns a lower value. Deterministic.
     """
     rows = [list(row) for row in plan]
     quick = Evaluator(request.setup, request.labels, budget=0, sample_seed=request.seed)
     quick_value = quick.evaluate(rows).objective
+    changes: list[tuple[int, int, int, int]] = []  # (member, slot, card, simpler card)
     for member in free_rows(request):
         for slot in range(request.turns):
             code = rows[member][slot]
@@ -313,14 +485,31 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
                     rows[member][slot] = code
                     continue
                 screened = quick.evaluate(rows).objective
-                if screened < quick_value - 1e-9:
-                    rows[member][slot] = code
-                    continue
-                trial = evaluator.evaluate(rows)
-                if trial.objective >= value.objective - 1e-9:
-                    value, code, quick_value = trial, simpler, screened
+                if screened >= quick_value - 1e-9:
+                    changes.append((member, slot, code, simpler))
+                    quick_value = screened
                     break
                 rows[member][slot] = code
+    for member, slot, code, _ in changes:  # back to the plan; the groups are applied below
+        rows[member][slot] = code
+
+    def accept(group: list[tuple[int, int, int, int]]) -> None:
+        nonlocal value
+        for member, slot, _, simpler in group:
+            rows[member][slot] = simpler
+        trial = evaluator.evaluate(rows)
+        if trial.objective >= value.objective - 1e-9:
+            value = trial
+            return
+        for member, slot, code, _ in group:
+            rows[member][slot] = code
+        if len(group) > 1:
+            half = len(group) // 2
+            accept(group[:half])
+            accept(group[half:])
+
+    if changes:
+        accept(changes)
     return _freeze(rows), value
 
 
