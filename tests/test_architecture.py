@@ -1,6 +1,6 @@
 """Enforces the import layers of docs/architecture.md (docs/style.md §3).
 
-mission <- engine <- solve <- simulation <- lint / audio / generate <- render <- publish <- cli;
+mission <- engine <- simulation <- lint / audio / generate / solve <- render <- publish <- cli;
 nothing imports the CLI, and the engine uses the standard library only.
 """
 
@@ -25,9 +25,9 @@ ALLOWED: dict[str, set[str]] = {
     "_generate_native": set(),  # the native generator's (compiled generator copies)
     "mission": {"errors", "_resources", "mission", "_workers"},
     "engine": {"engine", "mission", "_native"},
-    # crews, Monte Carlo play, ratings and their calibration: over the engine and the solver's
-    # plan search (the planning crews search with its moves), under their users
-    "simulation": {"simulation", "engine", "solve", "mission", "errors", "_resources", "_files",
+    # crews, Monte Carlo play, ratings and their calibration, and the plan moves that both the
+    # searching crews and the solver use: over the engine, under their users
+    "simulation": {"simulation", "engine", "mission", "errors", "_resources", "_files",
                    "_workers", "_lazy"},
     "audio": {"audio", "mission", "errors", "_resources", "_files", "_lazy"},
     "lint": {"lint", "mission", "engine", "simulation", "audio", "errors", "_resources", "_files",
@@ -37,7 +37,8 @@ ALLOWED: dict[str, set[str]] = {
     "report": {"report", "lint", "errors"},
     "render": {"render", "mission", "engine", "simulation", "lint", "errors", "_resources",
                "_files"},
-    "solve": {"solve", "mission", "engine", "errors", "_resources", "_files", "_workers"},
+    "solve": {"solve", "mission", "engine", "simulation", "errors", "_resources", "_files",
+              "_workers"},
     # publish orchestrates a pack build: audio, sheets and the site, so it sits above both
     "publish": {
         "publish", "render", "audio", "lint", "mission", "engine", "simulation", "errors",

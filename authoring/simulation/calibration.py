@@ -91,9 +91,8 @@ def input_files() -> list[Path]:
         if (engine / "data").is_dir() else []
     simulation = _PACKAGE / "simulation"
     files += [simulation / f"{name}.py" for name in (
-        "heuristic", "horizon", "localsearch", "planner", "omniscient", "montecarlo",
-        "rating")]
-    files.append(_PACKAGE / "solve" / "moves.py")
+        "heuristic", "horizon", "localsearch", "moves", "planner", "omniscient", "montecarlo",
+        "rating", "dealing")]
     files += [_official_path(name) for name in OFFICIAL]
     return files
 

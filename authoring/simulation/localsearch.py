@@ -1,7 +1,7 @@
 """The search the planning and omniscient crews share: the solver's moves, batched evaluations.
 
 A plan is a list of rows of encoded actions (``engine.plan.encode``), one row of 12 per
-figure, as in the solver (authoring/solve/moves.py). The search:
+figure, as in the solver (authoring/simulation/moves.py). The search:
 
 1. starts from the best of a few heuristic crews (``heuristic.Style`` variations) planning the
    same board;
@@ -29,7 +29,7 @@ from authoring.engine.plan import HEROIC_BIT, KIND_MASK, SLOTS, Action, CrewPlan
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import HeuristicCrew, styles
 from authoring.simulation.horizon import Playable
-from authoring.solve.moves import Mover, alphabet, fix_heroics, is_heroic
+from authoring.simulation.moves import Mover, alphabet, fix_heroics, is_heroic
 
 Rows = list[list[int]]
 

@@ -30,9 +30,7 @@ from authoring.engine import Setup
 from authoring.engine.evaluator import SURVIVOR_PROGRESS
 from authoring.engine.hands import Hands
 from authoring.engine.plan import SLOTS, STATIONS
-from authoring.solve.evaluate import Evaluator, Slots, Value
-from authoring.solve.hands import fits, within
-from authoring.solve.moves import (
+from authoring.simulation.moves import (
     EMPTY,
     Mover,
     alphabet,
@@ -42,6 +40,8 @@ from authoring.solve.moves import (
     fix_heroics,
     is_heroic,
 )
+from authoring.solve.evaluate import Evaluator, Slots, Value
+from authoring.solve.hands import fits, within
 
 #: Extra draw-tree leaves per evaluation inside the search (cheap, common random numbers) …
 SEARCH_BUDGET = 0

@@ -16,8 +16,8 @@ from authoring.engine import Plan, initial_state, parse_plan
 from authoring.engine.cores import NATIVE, available
 from authoring.engine.evaluator import SoftState
 from authoring.mission import load_mission
+from authoring.simulation.moves import Mover
 from authoring.solve import Evaluator, prepare
-from authoring.solve.moves import Mover
 
 REPO = Path(__file__).resolve().parents[2]
 

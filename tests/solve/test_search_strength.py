@@ -17,8 +17,8 @@ import pytest
 from authoring.engine import resolve
 from authoring.engine.plan import SLOTS, STATIONS, Action, encode
 from authoring.mission import load_mission
+from authoring.simulation.moves import EMPTY, errand, stations, walk
 from authoring.solve import Evaluator, prepare, solve, to_plan
-from authoring.solve.moves import EMPTY, errand, stations, walk
 from authoring.solve.search import FINAL_BUDGET, FINAL_RUNS, heuristic_start
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ from pathlib import Path
 from authoring.engine import resolve
 from authoring.engine.plan import SLOTS
 from authoring.mission import load_mission
+from authoring.simulation.moves import EMPTY, Mover, alphabet, is_heroic
 from authoring.solve import Progress, load_plan, prepare, solve, to_plan
-from authoring.solve.moves import EMPTY, Mover, alphabet, is_heroic
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
