@@ -21,7 +21,7 @@ import queue
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,30 +154,33 @@ def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
     for slot in range(request.turns):
         for member in free_rows(request):
             choice: list[int] | None = None
-            for card in cards:
-                if card == plan[member][slot]:
-                    continue
-                row = plan[member][:]
-                row[slot] = card
-                fix_heroics(row, slot)
+            for row in _start_rows(plan[member], slot, cards, errands, request.turns):
                 if not _row_fits(request, plan, member, row):
                     continue
                 value = _try_row(evaluator, plan, member, row)
                 if value > best:
                     best, choice = value, row
-            for station in range(len(STATIONS)):
-                for action in errands:
-                    row = plan[member][:]
-                    if errand(row, slot, station, action, request.turns, insert=False):
-                        fix_heroics(row, slot)
-                        if not _row_fits(request, plan, member, row):
-                            continue
-                        value = _try_row(evaluator, plan, member, row)
-                        if value > best:
-                            best, choice = value, row
             if choice is not None:
                 plan[member] = choice
     return within(request, plan)
+
+
+def _start_rows(row: list[int], slot: int, cards: Sequence[int], errands: Sequence[int],
+                turns: int) -> Iterator[list[int]]:
+    """Yields the rows the greedy start weighs for ``slot``: each other single card there,
+    then each errand from there (``moves.errand``), heroic cards kept to one."""
+    for card in cards:
+        if card != row[slot]:
+            candidate = row[:]
+            candidate[slot] = card
+            fix_heroics(candidate, slot)
+            yield candidate
+    for station in range(len(STATIONS)):
+        for action in errands:
+            candidate = row[:]
+            if errand(candidate, slot, station, action, turns, insert=False):
+                fix_heroics(candidate, slot)
+                yield candidate
 
 
 def _row_fits(request: Request, plan: Slots, member: int, row: list[int]) -> bool:
