@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import deque
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -52,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Final
 from authoring.engine.errors import PlanError, SetupError
 from authoring.engine.plan import (
     BLANK,
+    BLANK_ACTION,
     BOTS,
     HMOVE,
     LIFT,
@@ -281,9 +281,15 @@ def deal(labels: Sequence[str], events: Iterable[tuple[int, str]], rng: random.R
 
 def half_of(action: Action) -> str | None:
     """Returns the card half a slot plays (``A``, ``r``, ``A+``, ``>LW`` …), None for blank."""
-    if action.kind == BLANK:
+    kind = action.kind
+    if kind == BLANK:
         return None
-    return action.token().rstrip("!")
+    if action.heroic:
+        return action.token().rstrip("!")
+    return _PLAIN_HALVES[kind]
+
+
+_PLAIN_HALVES: Final = "-rblABCR"  # by action kind, as Action.token writes them
 
 
 HALVES: Final = ("r", "b", "l", "A", "B", "C", "R")
@@ -303,6 +309,7 @@ class _Network:
     def __init__(self, hands: Hands) -> None:
         self.to: list[int] = []
         self.cap: list[int] = []
+        self.is_gift = bytearray()  # per edge: 1 for a gift's capacity-1 edge (a fast test)
         self.adj: list[list[int]] = [[]]
         self.moments = hands.moments
         self.givers = len(hands.held)
@@ -324,6 +331,8 @@ class _Network:
         self.transfers = [when for when, m in enumerate(self.moments)
                           if m.kind == DATA_TRANSFER]
         self.with_gifts: set[int] = set()  # slot groups whose gift edges are built
+        self.laid: list[_Laid] = []  # recent plans laid on this network (``_greedy_by_turn``)
+        self.gifted = 0  # slot groups (in the order made) that ``gift_all`` has seen
 
     def slot(self, key: int, phase: int, half: str) -> int:
         """The slot group of a row key (a player seat, -1 any android), phase and half."""
@@ -356,6 +365,18 @@ class _Network:
                     if giver != key:
                         self._edge(node, self._inlet(giver, when, half), _INF)
 
+    def gift_all(self) -> None:
+        """Builds the gifts of every slot group made so far (a complete search needs them).
+
+        Slot groups are only ever added, so each is seen once, in the order it was made.
+        """
+        keys = self.slots
+        if self.gifted == len(keys):
+            return
+        for key in list(keys)[self.gifted:]:
+            self.add_gifts(*key)
+        self.gifted = len(keys)
+
     def _inlet(self, giver: int, when: int, half: str) -> int:
         edge = self.gifts.get((giver, when, half))
         if edge is not None:
@@ -364,6 +385,7 @@ class _Network:
         edge = self._edge(inlet, outlet, 1)
         self.gifts[giver, when, half] = edge
         self.gift_key[edge] = (giver, when)
+        self.is_gift[edge] = 1
         for holder, arrived, group in self.by_half[half]:
             if holder == giver and arrived < when:
                 self._edge(outlet, group, _INF)
@@ -376,6 +398,7 @@ class _Network:
     def _edge(self, head: int, tail: int, capacity: int) -> int:
         self.to += [tail, head]
         self.cap += [capacity, 0]
+        self.is_gift += b"\0\0"
         self.adj[head].append(len(self.to) - 2)
         self.adj[tail].append(len(self.to) - 1)
         return len(self.to) - 2
@@ -419,6 +442,8 @@ class Matcher:
         self.forbid: dict[tuple[int, int], str] = {}       # exact check: the one half given
         self.every_gift = False  # build every slot group's gifts before a search (complete)
         self.refused_gift = False  # a search met a giver's second gift in one transfer
+        #: what the kept slots changed, in order: a path's edges, or a member's heroic card
+        self.log: list[list[int] | int] = []
 
     def _blocked(self, edge: int, budgeted: bool) -> bool:
         """Tells whether a path may not use this gift (another half is given, or none)."""
@@ -438,29 +463,25 @@ class Matcher:
         if len(self.cap) < len(self.to):
             self.cap.extend(self.network.cap[len(self.cap):])
 
-    def _direct(self, start: int) -> list[int] | None:
-        """A free card of the slot's own: the common case needs no search, and a table plays
-        its own cards before asking for a gift."""
-        to, cap, drain = self.to, self.cap, self.drain
-        for edge in self.adj[start]:
-            out = drain.get(to[edge])
-            if out is not None and cap[edge] > 0 and cap[out] > 0:
-                return [edge, out]
-        return None
-
     def _path(self, start: int, budgeted: bool) -> list[int] | None:
         """Finds a residual path from a slot group to the sink (breadth first)."""
-        to, cap, adj, gifts = self.to, self.cap, self.adj, self.gift_key
-        came: dict[int, int] = {start: -1}
-        queue = deque([start])
-        while queue:
-            node = queue.popleft()
+        to, cap, adj, is_gift = self.to, self.cap, self.adj, self.network.is_gift
+        forbid, budget, gift_key = self.forbid, self.budget, self.gift_key
+        came = [-2] * len(adj)  # per node: the edge it was reached by (-2: not yet)
+        came[start] = -1
+        queue = [start]
+        for node in queue:  # the list grows behind the loop: breadth first
             for edge in adj[node]:
                 tail = to[edge]
-                if cap[edge] <= 0 or tail in came:
+                if cap[edge] <= 0 or came[tail] != -2:
                     continue
-                if edge in gifts and self._blocked(edge, budgeted):
-                    continue
+                if is_gift[edge]:
+                    if forbid:
+                        if self._blocked(edge, budgeted):
+                            continue
+                    elif budgeted and budget.get(gift_key[edge], 0) >= 1:
+                        self.refused_gift = True  # as _blocked says, without the call
+                        continue
                 came[tail] = edge
                 if tail == _SINK:
                     path = []
@@ -473,15 +494,17 @@ class Matcher:
         return None
 
     def _push(self, path: list[int], amount: int) -> None:
+        cap, is_gift = self.cap, self.network.is_gift
         for edge in path:
-            self.cap[edge] -= amount
-            self.cap[edge ^ 1] += amount
-            for gift in (edge, edge ^ 1):
-                key = self.gift_key.get(gift)
-                if key is not None:
-                    # the gift edge itself carries one unit when its capacity is used up
-                    self.budget[key] = self.budget.get(key, 0) + (
-                        amount if gift == edge else -amount)
+            cap[edge] -= amount
+            cap[edge ^ 1] += amount
+            if is_gift[edge] or is_gift[edge ^ 1]:
+                for gift in (edge, edge ^ 1):
+                    key = self.gift_key.get(gift)
+                    if key is not None:
+                        # the gift edge itself carries one unit when its capacity is used up
+                        self.budget[key] = self.budget.get(key, 0) + (
+                            amount if gift == edge else -amount)
 
     def place(self, member: int, turn: int, action: Action, *, commit: bool = True,
               budgeted: bool = True) -> bool:
@@ -497,23 +520,49 @@ class Matcher:
             fits = card is not None and half in card.halves and not self.heroic_used[member]
             if fits and commit:
                 self.heroic_used[member] = True
+                self.log.append(member)
             return fits
         key, phase = self.row_key[member], TURN_PHASE[turn] + 1
-        node = self.network.slot(key, phase, half)
-        self._sync()
-        path = self._direct(node)
-        if path is None:
-            if self.every_gift:  # a complete search: any slot group may reroute through gifts
-                for other in list(self.network.slots):
-                    self.network.add_gifts(*other)
-            self.network.add_gifts(key, phase, half)
+        network = self.network
+        node = network.slots.get((key, phase, half))
+        if node is None:
+            node = network.slot(key, phase, half)
+        cap = self.cap
+        if len(cap) < len(self.to):
             self._sync()
-            path = self._path(node, budgeted)
+        to, drain = self.to, self.drain
+        # a free card of the slot's own: the common case needs no search, and a table plays
+        # its own cards before asking for a gift
+        for edge in self.adj[node]:
+            out = drain.get(to[edge])
+            if out is not None and cap[edge] > 0 and cap[out] > 0:
+                if commit:  # a card and the sink: no gift on the way
+                    cap[edge] -= 1
+                    cap[edge ^ 1] += 1
+                    cap[out] -= 1
+                    cap[out ^ 1] += 1
+                    self.log.append([edge, out])
+                return True
+        if self.every_gift:  # a complete search: any slot group may reroute through gifts
+            network.gift_all()
+        network.add_gifts(key, phase, half)
+        self._sync()
+        path = self._path(node, budgeted)
         if path is None:
             return False
         if commit:
             self._push(path, 1)
+            self.log.append(path)
         return True
+
+    def replay(self, log: Sequence[list[int] | int]) -> None:
+        """Keeps the slots another matcher of the same network kept (its ``log``)."""
+        for entry in log:
+            if isinstance(entry, int):
+                self.heroic_used[entry] = True
+            else:
+                self._push(entry, 1)
+            self.log.append(entry)
 
     def over_budget(self) -> list[tuple[int, int]]:
         """Returns the (giver, transfer) pairs giving more than one card (relaxed plays)."""
@@ -542,16 +591,93 @@ def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
             prefer: Collection[tuple[int, int]] = ()
             ) -> tuple[list[tuple[int, int, Action]], bool]:
     """Plays the plan slot by slot; returns the slots that found no card, and whether a
-    giver's second gift was refused on the way.
+    giver's second gift was refused before the first of them (on the whole way if none).
 
-    Without such a refusal the searches were those of a maximum flow with unlimited gifts
+    Until such a refusal the searches are those of a maximum flow with unlimited gifts
     (every slot group may reroute through gifts, and a slot that finds no path never finds
-    one later), so a missed slot proves the plan unplayable without the exact check.
+    one later), so a slot missed before any refusal proves the plan unplayable without the
+    exact check: even unlimited gifts leave it without a card.
     """
     matcher = Matcher(hands, [row.label for row in crew])
     matcher.every_gift = True
-    missed = [slot for slot in _slots(crew, first, prefer) if not matcher.place(*slot)]
-    return missed, matcher.refused_gift
+    if not (first or prefer):
+        return _greedy_by_turn(matcher, crew)
+    missed: list[tuple[int, int, Action]] = []
+    refused = False
+    for slot in _slots(crew, first, prefer):
+        if not matcher.place(*slot):
+            if not missed:
+                refused = matcher.refused_gift
+            missed.append(slot)
+    return missed, refused if missed else matcher.refused_gift
+
+
+@dataclass
+class _Laid:
+    """A plan played turn by turn: enough to resume another plan with the same first turns.
+
+    ``marks[t]`` is (log length, missed count, refusal seen) once turns 1 … t+1 are laid;
+    ``first_refused`` whether a refusal came before the first missed slot. Valid while the
+    network has ``size`` edges: it did not grow while the plan was laid, so laying the same
+    first turns again would take the very same paths.
+    """
+
+    size: int
+    columns: list[tuple[Action, ...]]
+    log: list[list[int] | int]
+    missed: list[tuple[int, int, Action]]
+    marks: list[tuple[int, int, bool]]
+    first_refused: bool
+
+
+#: Plans laid per network, newest last: a search rates neighbours of one plan, which share
+#: its first turns, so most of a neighbour's slots are laid as before.
+_LAID_KEPT: Final = 8
+
+
+def _greedy_by_turn(matcher: Matcher, crew: Sequence[CrewPlan]
+                    ) -> tuple[list[tuple[int, int, Action]], bool]:
+    """``_greedy`` in turn order, resumed after the longest run of first turns that a plan
+    laid before on the same network shares (the same result as laying it from turn 1)."""
+    network = matcher.network
+    turns = max((len(row.actions) for row in crew), default=0)
+    columns = [tuple(row.actions[t] if t < len(row.actions) else BLANK_ACTION for row in crew)
+               for t in range(turns)]
+    size = len(network.to)
+    laid = network.laid
+    if laid and laid[-1].size != size:
+        laid.clear()  # the network grew since: another path may now be found
+    resume, base = 0, None
+    for record in laid:
+        limit = min(len(record.marks), turns)
+        same = 0
+        while same < limit and record.columns[same] == columns[same]:
+            same += 1
+        if same > resume:
+            resume, base = same, record
+    missed: list[tuple[int, int, Action]] = []
+    marks: list[tuple[int, int, bool]] = []
+    first_refused = False
+    if base is not None:
+        logged, count, refused = base.marks[resume - 1]
+        matcher.replay(base.log[:logged])
+        missed = base.missed[:count]
+        matcher.refused_gift = refused
+        marks = base.marks[:resume]
+        first_refused = base.first_refused
+    place = matcher.place
+    for turn in range(resume + 1, turns + 1):
+        for member, action in enumerate(columns[turn - 1]):
+            if action.kind != BLANK and not place(member, turn, action):
+                if not missed:
+                    first_refused = matcher.refused_gift
+                missed.append((member, turn, action))
+        marks.append((len(matcher.log), len(missed), matcher.refused_gift))
+    if len(network.to) == size:
+        if len(laid) >= _LAID_KEPT:
+            del laid[0]
+        laid.append(_Laid(size, columns, matcher.log, missed, marks, first_refused))
+    return list(missed), first_refused if missed else matcher.refused_gift
 
 
 def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int], str],

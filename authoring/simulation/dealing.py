@@ -3,7 +3,9 @@
 The engine's ``authoring/engine/hands.py`` knows no missions: this module reads a mission's
 incoming data and data transfers (by phase, in time order) and deals with a seed derived from
 the game's plan seed, so that a game's threat draw and damage seed are the same with and
-without hands (the two figures compare game by game). Every crew gets the hands (the
+without hands (the two figures compare game by game), seated as the rules seat the mission's
+players (``crew_labels``: androids fill the crew of a mission for fewer than four players).
+Every crew gets the hands (the
 heuristic crew lays each card from them as it chooses it; the searching crews start from such
 plans) and every phase's cards pass through ``playable_for``, which leaves a playable plan
 unchanged and blanks the slots that find no card (docs/rules.md §16).
@@ -17,9 +19,19 @@ from collections.abc import Sequence
 
 from authoring.engine.hands import Hands, deal, mission_events, project
 from authoring.engine.levels import get_level
-from authoring.engine.plan import BLANK_ACTION, CrewPlan, parse_action
+from authoring.engine.plan import BLANK_ACTION, Action, CrewPlan, parse_action
 from authoring.mission.model import Mission
 from authoring.simulation.horizon import Playable
+
+
+def crew_labels(players: int, figures: int) -> list[str]:
+    """The crew a table seats for a mission written for ``players``: the players, then
+    androids up to ``figures`` (docs/rules.md §16: 3 players fly with one android, 2 with two,
+    a solo player with three). Androids hold only their heroic card and play the players'
+    cards; in the resolution they act like players, and simulated crews never trip, so the
+    plans the engine resolves keep a ``P`` row per figure."""
+    seated = max(1, min(players, figures))
+    return [f"P{i + 1}" for i in range(seated)] + [f"A{i + 1}" for i in range(figures - seated)]
 
 
 def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
@@ -34,9 +46,8 @@ def playable_for(hands: Hands) -> Playable:
     earlier turns, which stay as they are (the projection keeps the earliest cards)."""
 
     def playable(rows: Sequence[Sequence[str]], first: int, last: int) -> list[list[str]]:
-        crew = tuple(CrewPlan(f"P{member + 1}", tuple(
-            _action(token) if turn <= last else BLANK_ACTION
-            for turn, token in enumerate(row, 1))) for member, row in enumerate(rows))
+        crew = tuple(CrewPlan(label, _actions(tuple(row), last))
+                     for label, row in zip(hands.labels, rows, strict=True))
         projected = project(hands, crew)
         out = [list(row) for row in rows]
         if projected is crew:  # playable: unchanged
@@ -50,3 +61,10 @@ def playable_for(hands: Hands) -> Playable:
 
 
 _action = functools.cache(parse_action)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _actions(row: tuple[str, ...], last: int) -> tuple[Action, ...]:
+    """A row's actions up to turn ``last`` (then blanks): a search's plans share most rows."""
+    return tuple(_action(token) if turn <= last else BLANK_ACTION
+                 for turn, token in enumerate(row, 1))

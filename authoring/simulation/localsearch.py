@@ -18,6 +18,7 @@ fixed (played phases) and never change.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -25,7 +26,16 @@ from authoring.engine.cores import resolve_batch
 from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
-from authoring.engine.plan import HEROIC_BIT, KIND_MASK, SLOTS, Action, CrewPlan, Plan
+from authoring.engine.plan import (
+    HEROIC_BIT,
+    KIND_MASK,
+    SLOTS,
+    Action,
+    CrewPlan,
+    Plan,
+    encode,
+    parse_action,
+)
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import HeuristicCrew, styles
 from authoring.simulation.horizon import Playable
@@ -62,10 +72,17 @@ def to_plan(rows: Sequence[Sequence[int]]) -> Plan:
     """Returns the engine plan of encoded rows (crew labels P1, P2 …)."""
     crew = []
     for i, row in enumerate(rows):
-        member = CrewPlan(f"P{i + 1}", tuple(decode(c) for c in row))
-        member.__dict__["codes"] = tuple(row)  # the cached encoding: the rows already are it
+        codes = tuple(row)
+        member = CrewPlan(f"P{i + 1}", _decoded(codes))
+        member.__dict__["codes"] = codes  # the cached encoding: the rows already are it
         crew.append(member)
     return Plan(tuple(crew))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _decoded(codes: tuple[int, ...]) -> tuple[Action, ...]:
+    """A row's actions: neighbouring plans share most rows, so most are decoded once."""
+    return tuple(decode(c) for c in codes)
 
 
 class PlanSearch:
@@ -102,17 +119,15 @@ class PlanSearch:
     def _playable(self, rows: Rows) -> Rows:
         if self.playable is None:
             return rows
-        from authoring.engine.plan import encode, parse_action
-
         key = _key(rows)
         known = self._projected.get(key)
         if known is not None:  # a neighbour proposed again, or the start rated once more
             return known
-        tokens = [[decode(c).token() for c in row] for row in rows]
+        tokens = [[_token(c) for c in row] for row in rows]
         # the turns still to plan in one projection: it lays the cards in turn order, so the
         # result is the same as projecting phase after phase, for a third of the cost
         tokens = self.playable(tokens, self.first_turn, self.turns)
-        projected = [[encode(parse_action(t)) for t in row] for row in tokens]
+        projected = [[_code(t) for t in row] for row in tokens]
         if len(self._projected) < 4096:
             self._projected[key] = projected
         return projected
@@ -133,9 +148,7 @@ class PlanSearch:
         candidates = self.starts(count, seed)
         if self.first_turn > 1 and self.fixed and any(
                 token != "-" for row in self.fixed for token in row[self.first_turn - 1:]):
-            from authoring.engine.plan import encode, parse_action
-
-            candidates.append([[encode(parse_action(t)) for t in row] for row in self.fixed])
+            candidates.append([[_code(t) for t in row] for row in self.fixed])
         values = self.evaluate(candidates)
         best = max(range(len(candidates)), key=lambda i: (values[i], -i))
         return candidates[best], values[best]
@@ -203,3 +216,13 @@ class PlanSearch:
 
 def _key(rows: Rows) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in rows)
+
+
+@functools.cache
+def _token(code: int) -> str:
+    return decode(code).token()
+
+
+@functools.cache
+def _code(token: str) -> int:
+    return encode(parse_action(token))

@@ -17,6 +17,7 @@ from authoring.engine import PlanError, make_crew_plan
 from authoring.engine.errors import SetupError
 from authoring.engine.hands import (
     DATA_TRANSFER,
+    HALVES,
     INCOMING_DATA,
     Card,
     Hands,
@@ -338,3 +339,41 @@ def test_preferred_slots_keep_their_cards_first() -> None:
     crew = _crew(P1="A r")
     assert project(hands, crew)[0].line() == "P1: A"
     assert project(hands, crew, prefer={(0, 2)})[0].line() == "P1: - r"
+
+
+@st.composite
+def neighbourhoods(draw: st.DrawFn) -> tuple[Hands, list[tuple[CrewPlan, ...]]]:
+    """Hands and a walk of plans, each a few cards away from one before it (a search's)."""
+    hands, crew = draw(tables())
+    if draw(st.booleans()):  # every slot a card: gifts are asked for, and refused
+        crew = tuple(make_crew_plan(row.label, draw(st.lists(
+            st.sampled_from(HALVES), min_size=12, max_size=12))) for row in crew)
+    plans = [crew]
+    for _ in range(draw(st.integers(1, 12))):
+        base = plans[draw(st.integers(0, len(plans) - 1))]
+        rows = [[a.token() for a in row.actions] for row in base]
+        for _ in range(draw(st.integers(1, 3))):
+            member = draw(st.integers(0, len(rows) - 1))
+            rows[member][draw(st.integers(0, 11))] = draw(st.sampled_from(TOKENS)).rstrip("!")
+        plans.append(tuple(make_crew_plan(row.label, tokens)
+                           for row, tokens in zip(base, rows, strict=True)))
+    return hands, plans
+
+
+@settings(max_examples=150, deadline=None)
+@given(neighbourhoods())
+def test_a_plan_resumed_from_a_neighbours_first_turns_projects_as_laid_afresh(
+        walk: tuple[Hands, list[tuple[CrewPlan, ...]]]) -> None:
+    import dataclasses
+
+    from authoring.engine.hands import _greedy, _network
+
+    hands, plans = walk
+    again = dataclasses.replace(hands)  # equal cards, a network of its own
+    for crew in plans:
+        resumed = _greedy(hands, crew), project(hands, crew)
+        _network(again).laid.clear()  # nothing to resume from: every slot laid again
+        laid = _greedy(again, crew)
+        _network(again).laid.clear()
+        assert (laid, project(again, crew)) == resumed
+        assert playable(hands, crew) == playable(again, crew)
