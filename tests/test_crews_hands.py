@@ -85,3 +85,28 @@ def test_simulate_plays_hands_by_default_and_no_hands_on_request() -> None:
                                                     "--hands"]).stdout)
     text = runner.invoke(app, ["simulate", mission, "-n", "2", "--no-hands"]).stdout
     assert text.splitlines()[0].endswith(", no hands (any action in any turn)")
+
+
+@pytest.mark.parametrize(("players", "seated"), [
+    (3, ["P1", "P2", "P3", "A1"]), (2, ["P1", "P2", "A1", "A2"]),
+    (1, ["P1", "A1", "A2", "A3"]), (4, ["P1", "P2", "P3", "P4"])])
+def test_a_mission_for_fewer_players_is_flown_with_androids(players: int,
+                                                            seated: list[str]) -> None:
+    import dataclasses
+
+    from authoring.simulation.dealing import crew_labels
+
+    assert crew_labels(players, 4) == seated
+    mission = dataclasses.replace(_mission(2), players=players)
+    for index in range(4):
+        draws = random.Random(f"7:{index}")
+        setup, plan = plan_game(mission, HeuristicCrew(), random.Random(f"7:{index}"))
+        draws.randrange(1 << 30)
+        hands = deal_for(mission, seated, draws.randrange(1 << 30), setup.level)
+        assert hands.labels == tuple(seated)
+        if players > 1:  # the players' hands are the table's for that many players
+            assert len([c for c, when in hands.held[0] if when == 0]) == {
+                4: 5, 3: 6, 2: 9}[players]
+        crew = tuple(dataclasses.replace(row, label=label)
+                     for row, label in zip(plan.crew, seated, strict=True))
+        check(hands, crew)  # the androids' slots took the players' cards

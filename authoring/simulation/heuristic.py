@@ -31,6 +31,7 @@ the heuristic crew uses the default style, the planning crew searches over style
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -158,14 +159,16 @@ class HeuristicCrew:
         Slots before ``first_turn`` are taken from ``fixed`` (one token list per figure).
         The rules look at the board only (``damage_seed`` is not used); ``playable`` is
         applied by the phase-by-phase driver (authoring/simulation/horizon.py). With
-        ``hands`` (dealt to ``P1`` … ``Pn``) every card is laid from them as it is chosen.
+        ``hands`` (dealt to the crew, one member per figure) every card is laid from them as it
+        is chosen.
         """
         tokens = [["-"] * SLOTS for _ in range(figures)]
         for member, locked in enumerate(fixed[:figures]):
             for index, token in enumerate(locked[: first_turn - 1]):
                 tokens[member][index] = token
         blank = Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)))
-        self._cards = None if hands is None else Matcher(hands, [m.label for m in blank.crew])
+        # the hands' crew may seat androids (dealing.crew_labels): row i is its member i
+        self._cards = None if hands is None else Matcher(hands, hands.labels)
         state = initial_state(setup, blank)
         game = Game(state, random.Random(f"look:{seed}:{self.look_seed}"), record=False)
         homes = self.style.homes if figures >= 5 else HOME_4
@@ -179,10 +182,10 @@ class HeuristicCrew:
                         tokens[member][turn - 1] = token
                 if self._cards is not None:  # lay the turn's cards; a slot with none stays blank
                     for member, row in enumerate(tokens):
-                        if not self._cards.place(member, turn, parse_action(row[turn - 1])):
+                        if not self._cards.place(member, turn, _action(row[turn - 1])):
                             row[turn - 1] = "-"
                 for row, figure in zip(tokens, state.crew, strict=True):
-                    figure.slots[turn - 1] = encode(parse_action(row[turn - 1]))
+                    figure.slots[turn - 1] = encode(_action(row[turn - 1]))
                 game.play_turn(turn)
         except ShipDestroyed:
             pass  # the rest of the plan stays blank: the crew saw no way out
@@ -207,7 +210,7 @@ class HeuristicCrew:
             if self._cards is not None:
                 # the lift can come first or last on the way: take the step a card is left for
                 step = next((s for s in dict.fromkeys(steps) if self._cards.place(
-                    member, turn, parse_action(s), commit=False)), step)
+                    member, turn, _action(s), commit=False)), step)
             if step == "l":
                 lifts.add(pos[member] % 3)
             return step
@@ -319,3 +322,7 @@ class HeuristicCrew:
                 token = "B"
             choice[member] = token
         return [c or "-" for c in choice]
+
+
+#: A token's action, parsed once (the crew lays a few hundred thousand cards per rating).
+_action = functools.cache(parse_action)

@@ -26,7 +26,7 @@ from authoring.engine import Plan, make_crew_plan
 from authoring.engine.cores import resolve_batch
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
-from authoring.simulation.dealing import deal_for, playable_for
+from authoring.simulation.dealing import crew_labels, deal_for, playable_for
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
 from authoring.simulation.horizon import Crew, Playable, plan_by_phase, plan_of, tokens_of
 from authoring.simulation.omniscient import OmniscientCrew
@@ -168,7 +168,7 @@ def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
     setup = setup_from_mission(mission, _blank_plan(figures, rng.randrange(1 << 30)),
                                figures=figures)
     plan_seed = rng.randrange(1 << 30)
-    dealt = deal_for(mission, [f"P{i + 1}" for i in range(figures)], plan_seed, setup.level) \
+    dealt = deal_for(mission, crew_labels(mission.players, figures), plan_seed, setup.level) \
         if hands else None
     if dealt is not None and playable is None:
         playable = playable_for(dealt)
