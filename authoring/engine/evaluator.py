@@ -484,34 +484,16 @@ class SoftState(State):
     @staticmethod
     def of(state: State) -> SoftState:
         """Returns a soft copy of a state (no overflow, no hits yet)."""
-        return _copy_fields(state, SoftState([c.copy() for c in state.crew],
-                                             [t.copy() for t in state.threats], state.tracks))
+        return state.copy_into(SoftState([c.copy() for c in state.crew],
+                                         [t.copy() for t in state.threats], state.tracks))
 
     def copy(self) -> SoftState:
         """Returns an independent copy, with the overflow and hits."""
-        other = _copy_fields(self, SoftState([c.copy() for c in self.crew],
-                                             [t.copy() for t in self.threats], self.tracks))
+        other = self.copy_into(SoftState([c.copy() for c in self.crew],
+                                         [t.copy() for t in self.threats], self.tracks))
         other.overflow = self.overflow
         other.hits = self.hits
         return other
-
-
-def _copy_fields(state: State, other: SoftState) -> SoftState:
-    """Copies the fields of ``State.copy`` but crew and threats (tests/solve checks that
-    every field of a ``State`` is covered)."""
-    other.turn, other.fuel, other.rockets = state.turn, state.fuel, state.rockets
-    other.rocket_flying, other.scout_bonus, other.lost = (state.rocket_flying,
-                                                          state.scout_bonus, state.lost)
-    other.shields = state.shields[:]
-    other.reactors = state.reactors[:]
-    other.stored = state.stored[:]
-    other.maintained = state.maintained[:]
-    other.vc = state.vc[:]
-    other.tokens = [t[:] for t in state.tokens]
-    other.broken = set(state.broken)
-    other.contaminated = set(state.contaminated)
-    other.hull = state.hull[:]
-    return other
 
 
 class SoftGame(Game):

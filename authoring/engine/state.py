@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeVar
 
 from authoring.engine.ship import (
     ACTIVE,
@@ -96,6 +96,9 @@ class ThreatState:
     __hash__ = None  # type: ignore[assignment]
 
 
+S = TypeVar("S", bound="State")
+
+
 class State:
     """The whole game state; ``copy`` copies each field explicitly (no deepcopy)."""
 
@@ -124,8 +127,12 @@ class State:
 
     def copy(self) -> State:
         """Returns an independent copy of the state."""
-        other = State([c.copy() for c in self.crew], [t.copy() for t in self.threats],
-                      self.tracks)
+        return self.copy_into(State([c.copy() for c in self.crew],
+                                    [t.copy() for t in self.threats], self.tracks))
+
+    def copy_into(self, other: S) -> S:
+        """Copies every field but the crew, threats and tracks (given to ``other``'s
+        constructor) into ``other``; a subclass's copy builds itself on it."""
         other.turn, other.fuel, other.rockets = self.turn, self.fuel, self.rockets
         other.rocket_flying, other.scout_bonus, other.lost = (self.rocket_flying,
                                                               self.scout_bonus, self.lost)
