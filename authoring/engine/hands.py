@@ -512,16 +512,18 @@ class Matcher:
 
         Keeps it (``commit``) or only tells whether it would fit. A blank always fits.
         """
-        half = half_of(action)
-        if half is None:
+        kind = action.kind
+        if kind == BLANK:
             return True
         if action.heroic:
+            half = action.token().rstrip("!")
             card = self.hands.heroic[member]
             fits = card is not None and half in card.halves and not self.heroic_used[member]
             if fits and commit:
                 self.heroic_used[member] = True
                 self.log.append(member)
             return fits
+        half = _PLAIN_HALVES[kind]  # as half_of, without the call
         key, phase = self.row_key[member], TURN_PHASE[turn] + 1
         network = self.network
         node = network.slots.get((key, phase, half))
@@ -642,7 +644,8 @@ def _greedy_by_turn(matcher: Matcher, crew: Sequence[CrewPlan]
     network = matcher.network
     turns = max((len(row.actions) for row in crew), default=0)
     columns = [tuple(row.actions[t] if t < len(row.actions) else BLANK_ACTION for row in crew)
-               for t in range(turns)]
+               for t in range(turns)] if any(len(row.actions) != turns for row in crew) \
+        else list(zip(*(row.actions for row in crew), strict=True))
     size = len(network.to)
     laid = network.laid
     if laid and laid[-1].size != size:
