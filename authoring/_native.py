@@ -51,7 +51,8 @@ C_FLAGS = ("-std=c11", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra")
 
 # The modules of authoring/engine that run inside a game (relative paths without ``.py``).
 COMPILED = ("ship", "state", "draws", "damage", "weapons", "actions", "threats/abilities",
-            "threats/cards", "levels", "game", "scoring", "notation", "campaign", "evaluator")
+            "threats/cards", "levels", "game", "scoring", "notation", "campaign", "evaluator",
+            "hands")
 # The generator's: relative to authoring/, so that the mission modules it runs come along.
 GENERATOR_NAME = "_generate_native"
 GENERATOR_COMPILED = ("generate/generator", "generate/placement", "generate/threats",

@@ -97,12 +97,12 @@ def resolve(
     try:
         crew_plan = load_plan(plan)
         if hands:
-            from authoring.engine.hands import check
+            from authoring.engine.cores import hands_module
             from authoring.solve.hands import deal_hands
 
             rules = setup_from_mission(loaded, crew_plan, level=level).level
             dealt = deal_hands(loaded, [m.label for m in crew_plan.crew], crew_plan.seed, rules)
-            check(dealt, crew_plan.crew)
+            hands_module().check(dealt, crew_plan.crew)  # the module that dealt them
         result = resolve_mission(loaded, crew_plan, seed=seed, level=level, trace=trace)
         if exact or samples:
             setup = setup_from_mission(loaded, crew_plan, level=level)

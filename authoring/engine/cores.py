@@ -99,3 +99,12 @@ def resolve_batch(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | No
     """Resolves many games on the fastest core (see ``game.resolve_batch``)."""
     batch: Callable[..., list[Result]] = get_core(fastest()).resolve_batch
     return batch(games, seeds, trace=trace)
+
+
+def hands_module() -> ModuleType:
+    """Returns the action-card module (``hands.py``) of the fastest core that compiles it:
+    the native build when it is up to date, else the Python reference (the same results:
+    tests/engine/test_hands.py compares both). A crew must take every deal, matcher and
+    projection of a game from the one module this returns, so that its objects meet their own
+    classes."""
+    return module(NATIVE if _native_game() is not None else PYTHON, "hands")

@@ -30,6 +30,12 @@ order can refuse a plan only a rerouting of gifts would fit; ``check`` then deci
 branching over the half each giver gives (past 64 branches a plan counts as unplayable: an
 unplayable plan is never let through).
 
+**Speed.** A search projects thousands of plans that differ from each other in a few cards.
+The network of a deal is built once and grows only when a plan needs a slot group or gift it
+lacks; while it does not grow, a plan sharing its first turns with one laid before resumes
+from that plan's state after those turns (``_greedy_by_turn``): the same searches would have
+found the same paths, so the result is the one laying it from turn 1 gives (a test checks this).
+
 **Projection choice.** A slot with no card becomes a blank, not another card: a blank does
 nothing (docs/rules.md §8), while a substitute would act on the ship in a way nobody planned.
 The crews that plan with hands (``authoring/simulation/heuristic.py``) choose substitutes
@@ -667,7 +673,7 @@ def _greedy_by_turn(matcher: Matcher, crew: Sequence[CrewPlan]
         missed = base.missed[:count]
         matcher.refused_gift = refused
         marks = base.marks[:resume]
-        first_refused = base.first_refused
+        first_refused = base.first_refused if count else False  # its first miss is ours
     place = matcher.place
     for turn in range(resume + 1, turns + 1):
         for member, action in enumerate(columns[turn - 1]):

@@ -5,10 +5,10 @@ incoming data and data transfers (by phase, in time order) and deals with a seed
 the game's plan seed, so that a game's threat draw and damage seed are the same with and
 without hands (the two figures compare game by game), seated as the rules seat the mission's
 players (``crew_labels``: androids fill the crew of a mission for fewer than four players).
-Every crew gets the hands (the
-heuristic crew lays each card from them as it chooses it; the searching crews start from such
-plans) and every phase's cards pass through ``playable_for``, which leaves a playable plan
-unchanged and blanks the slots that find no card (docs/rules.md §16).
+Every crew gets the hands (the heuristic crew lays each card from them as it chooses it; the
+searching crews start from such plans) and every phase's cards pass through ``playable_for``,
+which leaves a playable plan unchanged and blanks the slots that find no card
+(docs/rules.md §16).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import functools
 import random
 from collections.abc import Sequence
 
-from authoring.engine.hands import Hands, deal, mission_events, project
+from authoring.engine.cores import hands_module
+from authoring.engine.hands import Hands, mission_events
 from authoring.engine.levels import get_level
 from authoring.engine.plan import BLANK_ACTION, Action, CrewPlan, parse_action
 from authoring.mission.model import Mission
@@ -36,14 +37,18 @@ def crew_labels(players: int, figures: int) -> list[str]:
 
 def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
     """Deals the crew's hands for a game (its own generator, seeded from ``seed``)."""
-    return deal(labels, mission_events(mission), random.Random(f"hands:{seed}"),
-                heroics=get_level(level).heroics)
+    hands: Hands = hands_module().deal(labels, mission_events(mission),
+                                       random.Random(f"hands:{seed}"),
+                                       heroics=get_level(level).heroics)
+    return hands
 
 
 def playable_for(hands: Hands) -> Playable:
     """Returns the phase-by-phase projection onto ``hands`` (``horizon.Playable``): the
     turns ``first`` … ``last`` of the rows become cards the crew can still lay after the
     earlier turns, which stay as they are (the projection keeps the earliest cards)."""
+
+    project = hands_module().project  # the module that dealt them (``deal_for``)
 
     def playable(rows: Sequence[Sequence[str]], first: int, last: int) -> list[list[str]]:
         crew = tuple(CrewPlan(label, _actions(tuple(row), last))

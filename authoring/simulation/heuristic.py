@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from authoring.engine import Plan, make_crew_plan
+from authoring.engine.cores import hands_module
 from authoring.engine.game import Game, ShipDestroyed, initial_state
 from authoring.engine.hands import Hands, Matcher
 from authoring.engine.levels import get_level
@@ -168,7 +169,7 @@ class HeuristicCrew:
                 tokens[member][index] = token
         blank = Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)))
         # the hands' crew may seat androids (dealing.crew_labels): row i is its member i
-        self._cards = None if hands is None else Matcher(hands, hands.labels)
+        self._cards = None if hands is None else hands_module().Matcher(hands, hands.labels)
         state = initial_state(setup, blank)
         game = Game(state, random.Random(f"look:{seed}:{self.look_seed}"), record=False)
         homes = self.style.homes if figures >= 5 else HOME_4

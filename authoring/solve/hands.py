@@ -15,15 +15,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from authoring.engine.hands import (
-    Hands,
-    deal,
-    decode_rows,
-    decoded_actions,
-    mission_events,
-    project_codes,
-)
-from authoring.engine.hands import playable as hands_playable
+from authoring.engine.cores import hands_module
+from authoring.engine.hands import Hands, decode_rows, decoded_actions, mission_events
 from authoring.engine.levels import get_level
 from authoring.engine.plan import HEROIC_BIT, HMOVE, STATIONS, Action, encode
 from authoring.mission import Mission
@@ -33,9 +26,14 @@ if TYPE_CHECKING:
 
 
 def deal_hands(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
-    """Deals the crew's hands for a solve: the mission's events, a generator seeded by ``seed``."""
-    return deal(labels, mission_events(mission), random.Random(f"hands:{seed}"),
-                heroics=get_level(level).heroics)
+    """Deals the crew's hands for a solve: the mission's events, a generator seeded by ``seed``.
+
+    Dealt, checked and projected by the fastest build of ``hands.py`` (``cores.hands_module``:
+    every function applied to these hands must come from it)."""
+    hands: Hands = hands_module().deal(labels, mission_events(mission),
+                                       random.Random(f"hands:{seed}"),
+                                       heroics=get_level(level).heroics)
+    return hands
 
 
 def within(request: Request, plan: list[list[int]],
@@ -54,7 +52,9 @@ def within(request: Request, plan: list[list[int]],
     kept = () if before is None else {
         (member, turn) for member, row in enumerate(rows)
         for turn, code in enumerate(row, 1) if code and before[member][turn - 1] == code}
-    return project_codes(hands, rows, first=tuple(request.fixed), prefer=kept)
+    projected: list[list[int]] = hands_module().project_codes(
+        hands, rows, first=tuple(request.fixed), prefer=kept)
+    return projected
 
 
 def _own_heroic(hands: Hands, member: int, code: int) -> int:
@@ -74,5 +74,5 @@ def _own_heroic(hands: Hands, member: int, code: int) -> int:
 
 def fits(request: Request, plan: Sequence[Sequence[int]]) -> bool:
     """Tells whether the crew can play the plan from the request's hands (always without)."""
-    return request.hands is None or hands_playable(request.hands,
-                                                   decode_rows(request.hands, plan))
+    return request.hands is None or bool(hands_module().playable(
+        request.hands, decode_rows(request.hands, plan)))

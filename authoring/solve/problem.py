@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from authoring.engine import EngineError, Plan, Setup, make_crew_plan, setup_from_mission
-from authoring.engine.cores import resolve_batch
+from authoring.engine.cores import hands_module, resolve_batch
 from authoring.engine.hands import Hands
-from authoring.engine.hands import check as check_hands
 from authoring.engine.levels import get_level
 from authoring.engine.plan import BLANK_ACTION, SLOTS, TOKEN_KINDS, ZONES, CrewPlan, parse_action
 from authoring.engine.setup import FIGURES
@@ -136,7 +135,7 @@ def prepare(mission: Mission, *, seed: int = 0, players: int | None = None,
         only_fixed = tuple(next((m for m in fixed.crew if m.label == label), blank[index])
                            for index, label in enumerate(labels))
         try:
-            check_hands(dealt, only_fixed)
+            hands_module().check(dealt, only_fixed)  # the module that dealt them
         except EngineError as error:
             raise InvalidInputError(f"the fixed plan does not fit the hands dealt with seed "
                                     f"{seed}: {error}") from None

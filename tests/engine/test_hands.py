@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import re
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -377,3 +379,38 @@ def test_a_plan_resumed_from_a_neighbours_first_turns_projects_as_laid_afresh(
         _network(again).laid.clear()
         assert (laid, project(again, crew)) == resumed
         assert playable(hands, crew) == playable(again, crew)
+
+
+def _native_hands():  # type: ignore[no-untyped-def]
+    from authoring.engine.cores import NATIVE, available, module
+
+    return module(NATIVE, "hands") if NATIVE in available() else None
+
+
+@pytest.mark.skipif(_native_hands() is None, reason="native engine core not built "
+                    "(tests/engine/test_differential.py fails in CI when it is not)")
+@settings(max_examples=200, deadline=None)
+@given(neighbourhoods(), st.integers(0, 2**32))
+def test_the_compiled_hands_module_deals_checks_and_projects_as_the_reference(
+        walk: tuple[Hands, list[tuple[CrewPlan, ...]]], seed: int) -> None:
+    # the crews take deals, matchers and projections from the native build when it is there
+    # (engine/cores.hands_module): the readable module must say what it says, slot for slot
+    native = _native_hands()
+    hands, plans = walk
+    events = [(m.phase, m.kind) for m in hands.moments if m.kind != "deal"]
+    mine = native.deal(hands.labels, events, random.Random(seed))
+    reference = deal(hands.labels, events, random.Random(seed))
+    assert mine.describe() == reference.describe()
+    theirs = native.deal(hands.labels, events, random.Random(seed))
+    for crew in plans:  # a walk of neighbours: the native side resumes too
+        assert [row.line() for row in native.project(theirs, crew)] == \
+            [row.line() for row in project(reference, crew)]
+        assert native.playable(theirs, crew) == playable(reference, crew)
+        try:
+            check(reference, crew)
+            message = ""
+        except PlanError as error:
+            message = str(error)
+        with pytest.raises(PlanError, match="^" + re.escape(message) + "$") if message \
+                else contextlib.nullcontext():
+            native.check(theirs, crew)
