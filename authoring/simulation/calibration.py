@@ -6,7 +6,7 @@ holds each crew's calibrated settings and the default crew (the one ``lint --sel
 ``simulate``, ``sheets --rate`` and pack pages use), and reads ``calibration.json``: for each
 crew, the ratings of missions 1-8 with their 95 % intervals.
 
-``python -m authoring.simulation.calibration`` recomputes the file (all three crews, about ten
+``python -m authoring.simulation.calibration`` recomputes the file (all three crews, about eight
 minutes on two cores) and prints the README's table. The file stores a checksum of what its
 figures depend on (``inputs_checksum``: the engine's rule modules, the crews, the settings and
 the official missions); tests/lint/test_calibration.py fails when it no longer matches.
