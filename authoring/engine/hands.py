@@ -111,6 +111,11 @@ class Card:
         """Returns ``r/A`` or ``A+/>LB``: the halves as the plan notation writes them."""
         return f"{self.action}/{self.move}" if self.heroic else f"{self.move}/{self.action}"
 
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+        # pickled by its fields: the compiled class has no __dict__ and refuses setattr
+        # (solve --hands hands a deal to its worker processes)
+        return Card, (self.move, self.action)
+
 
 @dataclass(frozen=True)
 class Deck:
@@ -144,6 +149,9 @@ class Moment:
         if self.kind == DEAL:
             return f"phase {self.phase}"
         return f"{self.kind.replace('_', ' ')} (phase {self.phase})"
+
+    def __reduce__(self) -> tuple[type[Moment], tuple[int, str]]:
+        return Moment, (self.phase, self.kind)  # as Card.__reduce__
 
 
 def timeline(events: Iterable[tuple[int, str]]) -> tuple[Moment, ...]:
@@ -194,6 +202,9 @@ class Hands:
     moments: tuple[Moment, ...]
     held: tuple[tuple[tuple[Card, int], ...], ...]    # per player: (card, moment index)
     heroic: tuple[Card | None, ...]                   # per crew member (None: none dealt)
+
+    def __reduce__(self) -> tuple[type[Hands], tuple[Any, ...]]:
+        return Hands, (self.labels, self.moments, self.held, self.heroic)  # as Card.__reduce__
 
     @property
     def players(self) -> tuple[str, ...]:

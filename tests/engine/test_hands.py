@@ -414,3 +414,16 @@ def test_the_compiled_hands_module_deals_checks_and_projects_as_the_reference(
         with pytest.raises(PlanError, match="^" + re.escape(message) + "$") if message \
                 else contextlib.nullcontext():
             native.check(theirs, crew)
+
+
+def test_a_deal_pickles_in_both_builds() -> None:
+    # solve --hands sends its deal to worker processes; the compiled classes have no __dict__
+    import pickle
+
+    modules = [m for m in (_native_hands(),) if m is not None]
+    for module in [*modules, __import__("authoring.engine.hands", fromlist=["deal"])]:
+        hands = module.deal(["P1", "P2", "P3", "A1"], PHASE_EVENTS, random.Random(3))
+        again = pickle.loads(pickle.dumps(hands))
+        assert type(again) is type(hands)
+        assert again == hands
+        assert again.describe() == hands.describe()
