@@ -11,29 +11,26 @@ heroic action, a heroic move for a heroic move) before the projection, rather th
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from authoring.engine.cores import hands_module
-from authoring.engine.hands import Hands, decode_rows, decoded_actions, mission_events
-from authoring.engine.levels import get_level
+from authoring.engine.hands import Hands, decode_rows, decoded_actions
 from authoring.engine.plan import HEROIC_BIT, HMOVE, STATIONS, Action, encode
 from authoring.mission import Mission
+from authoring.simulation.dealing import deal_for
 
 if TYPE_CHECKING:
     from authoring.solve.search import Request
 
 
 def deal_hands(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
-    """Deals the crew's hands for a solve: the mission's events, a generator seeded by ``seed``.
+    """Deals the crew's hands for a solve as a simulated game deals them
+    (``simulation.dealing.deal_for``: the mission's events, a generator seeded by ``seed``).
 
     Dealt, checked and projected by the fastest build of ``hands.py`` (``cores.hands_module``:
     every function applied to these hands must come from it)."""
-    hands: Hands = hands_module().deal(labels, mission_events(mission),
-                                       random.Random(f"hands:{seed}"),
-                                       heroics=get_level(level).heroics)
-    return hands
+    return deal_for(mission, labels, seed, level)
 
 
 def within(request: Request, plan: list[list[int]],
