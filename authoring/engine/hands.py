@@ -483,7 +483,6 @@ class Matcher:
     def _path(self, start: int, budgeted: bool) -> list[int] | None:
         """Finds a residual path from a slot group to the sink (breadth first)."""
         to, cap, adj, is_gift = self.to, self.cap, self.adj, self.network.is_gift
-        forbid, budget, gift_key = self.forbid, self.budget, self.gift_key
         came = [-2] * len(adj)  # per node: the edge it was reached by (-2: not yet)
         came[start] = -1
         queue = [start]
@@ -492,13 +491,8 @@ class Matcher:
                 tail = to[edge]
                 if cap[edge] <= 0 or came[tail] != -2:
                     continue
-                if is_gift[edge]:
-                    if forbid:
-                        if self._blocked(edge, budgeted):
-                            continue
-                    elif budgeted and budget.get(gift_key[edge], 0) >= 1:
-                        self.refused_gift = True  # as _blocked says, without the call
-                        continue
+                if is_gift[edge] and self._blocked(edge, budgeted):
+                    continue
                 came[tail] = edge
                 if tail == _SINK:
                     path = []
@@ -529,18 +523,16 @@ class Matcher:
 
         Keeps it (``commit``) or only tells whether it would fit. A blank always fits.
         """
-        kind = action.kind
-        if kind == BLANK:
+        half = half_of(action)
+        if half is None:
             return True
         if action.heroic:
-            half = action.token().rstrip("!")
             card = self.hands.heroic[member]
             fits = card is not None and half in card.halves and not self.heroic_used[member]
             if fits and commit:
                 self.heroic_used[member] = True
                 self.log.append(member)
             return fits
-        half = _PLAIN_HALVES[kind]  # as half_of, without the call
         key, phase = self.row_key[member], TURN_PHASE[turn] + 1
         network = self.network
         node = network.slots.get((key, phase, half))
@@ -661,8 +653,7 @@ def _greedy_by_turn(matcher: Matcher, crew: Sequence[CrewPlan]
     network = matcher.network
     turns = max((len(row.actions) for row in crew), default=0)
     columns = [tuple(row.actions[t] if t < len(row.actions) else BLANK_ACTION for row in crew)
-               for t in range(turns)] if any(len(row.actions) != turns for row in crew) \
-        else list(zip(*(row.actions for row in crew), strict=True))
+               for t in range(turns)]
     size = len(network.to)
     laid = network.laid
     if laid and laid[-1].size != size:

@@ -65,11 +65,12 @@ def playable_for(hands: Hands) -> Playable:
     return playable
 
 
-_action = functools.cache(parse_action)
+#: A token's action, parsed once (a rating lays a few hundred thousand cards).
+action_of = functools.cache(parse_action)
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _actions(row: tuple[str, ...], last: int) -> tuple[Action, ...]:
     """A row's actions up to turn ``last`` (then blanks): a search's plans share most rows."""
-    return tuple(_action(token) if turn <= last else BLANK_ACTION
+    return tuple(action_of(token) if turn <= last else BLANK_ACTION
                  for turn, token in enumerate(row, 1))

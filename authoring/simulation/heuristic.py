@@ -31,7 +31,6 @@ the heuristic crew uses the default style, the planning crew searches over style
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,11 +41,12 @@ from authoring.engine.cores import hands_module
 from authoring.engine.game import Game, ShipDestroyed, initial_state
 from authoring.engine.hands import Hands, Matcher
 from authoring.engine.levels import get_level
-from authoring.engine.plan import encode, parse_action
+from authoring.engine.plan import encode
 from authoring.engine.setup import Setup
 from authoring.engine.ship import SPACE, SQUAD_STATIONS
 from authoring.engine.state import ACTIVE_THREAT, PENDING, State, ThreatState
 from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
+from authoring.simulation.dealing import action_of
 
 if TYPE_CHECKING:
     from authoring.simulation.horizon import Playable
@@ -183,10 +183,10 @@ class HeuristicCrew:
                         tokens[member][turn - 1] = token
                 if self._cards is not None:  # lay the turn's cards; a slot with none stays blank
                     for member, row in enumerate(tokens):
-                        if not self._cards.place(member, turn, _action(row[turn - 1])):
+                        if not self._cards.place(member, turn, action_of(row[turn - 1])):
                             row[turn - 1] = "-"
                 for row, figure in zip(tokens, state.crew, strict=True):
-                    figure.slots[turn - 1] = encode(_action(row[turn - 1]))
+                    figure.slots[turn - 1] = encode(action_of(row[turn - 1]))
                 game.play_turn(turn)
         except ShipDestroyed:
             pass  # the rest of the plan stays blank: the crew saw no way out
@@ -211,7 +211,7 @@ class HeuristicCrew:
             if self._cards is not None:
                 # the lift can come first or last on the way: take the step a card is left for
                 step = next((s for s in dict.fromkeys(steps) if self._cards.place(
-                    member, turn, _action(s), commit=False)), step)
+                    member, turn, action_of(s), commit=False)), step)
             if step == "l":
                 lifts.add(pos[member] % 3)
             return step
@@ -323,7 +323,3 @@ class HeuristicCrew:
                 token = "B"
             choice[member] = token
         return [c or "-" for c in choice]
-
-
-#: A token's action, parsed once (the crew lays a few hundred thousand cards per rating).
-_action = functools.cache(parse_action)
