@@ -90,17 +90,26 @@ def test_simulate_plays_hands_by_default_and_no_hands_on_request() -> None:
 @pytest.mark.parametrize(("players", "seated"), [
     (3, ["P1", "P2", "P3", "A1"]), (2, ["P1", "P2", "A1", "A2"]),
     (1, ["P1", "A1", "A2", "A3"]), (4, ["P1", "P2", "P3", "P4"])])
-def test_a_mission_for_fewer_players_is_flown_with_androids(players: int,
-                                                            seated: list[str]) -> None:
+def test_a_mission_for_fewer_players_is_flown_with_androids(
+        players: int, seated: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
+    from authoring.simulation import montecarlo
     from authoring.simulation.dealing import crew_labels
 
     assert crew_labels(players, 4) == seated
+    dealt_to: list[tuple[str, ...]] = []
+
+    def spy(mission, labels, seed, level):  # type: ignore[no-untyped-def]
+        dealt_to.append(tuple(labels))
+        return deal_for(mission, labels, seed, level)
+
+    monkeypatch.setattr(montecarlo, "deal_for", spy)
     mission = dataclasses.replace(_mission(2), players=players)
     for index in range(4):
         draws = random.Random(f"7:{index}")
         setup, plan = plan_game(mission, HeuristicCrew(), random.Random(f"7:{index}"))
+        assert dealt_to[-1] == tuple(seated)  # the game's crew is seated as the rules say
         draws.randrange(1 << 30)
         hands = deal_for(mission, seated, draws.randrange(1 << 30), setup.level)
         assert hands.labels == tuple(seated)
