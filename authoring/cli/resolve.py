@@ -98,10 +98,10 @@ def resolve(
         crew_plan = load_plan(plan)
         if hands:
             from authoring.engine.cores import hands_module
-            from authoring.solve.hands import deal_hands
+            from authoring.simulation.dealing import deal_for
 
             rules = setup_from_mission(loaded, crew_plan, level=level).level
-            dealt = deal_hands(loaded, [m.label for m in crew_plan.crew], crew_plan.seed, rules)
+            dealt = deal_for(loaded, [m.label for m in crew_plan.crew], crew_plan.seed, rules)
             hands_module().check(dealt, crew_plan.crew)  # the module that dealt them
         result = resolve_mission(loaded, crew_plan, seed=seed, level=level, trace=trace)
         if exact or samples:

@@ -17,20 +17,9 @@ from typing import TYPE_CHECKING
 from authoring.engine.cores import hands_module
 from authoring.engine.hands import Hands, decode_rows, decoded_actions
 from authoring.engine.plan import HEROIC_BIT, HMOVE, STATIONS, Action, encode
-from authoring.mission import Mission
-from authoring.simulation.dealing import deal_for
 
 if TYPE_CHECKING:
     from authoring.solve.search import Request
-
-
-def deal_hands(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
-    """Deals the crew's hands for a solve as a simulated game deals them
-    (``simulation.dealing.deal_for``: the mission's events, a generator seeded by ``seed``).
-
-    Dealt, checked and projected by the fastest build of ``hands.py`` (``cores.hands_module``:
-    every function applied to these hands must come from it)."""
-    return deal_for(mission, labels, seed, level)
 
 
 def within(request: Request, plan: list[list[int]],

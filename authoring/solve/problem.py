@@ -21,8 +21,8 @@ from authoring.engine.plan import BLANK_ACTION, SLOTS, TOKEN_KINDS, ZONES, CrewP
 from authoring.engine.setup import FIGURES
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import Mission, load_document
+from authoring.simulation.dealing import deal_for
 from authoring.solve.evaluate import Evaluator, encode_plan
-from authoring.solve.hands import deal_hands
 from authoring.solve.search import FINAL_BUDGET, FINAL_RUNS, Request
 
 
@@ -130,7 +130,7 @@ def prepare(mission: Mission, *, seed: int = 0, players: int | None = None,
             rows[labels.index(member.label)] = tuple(encode_plan(Plan((member,)))[0])
         if len(rows) == len(labels):
             raise UsageError("every crew member is fixed: nothing left to solve")
-    dealt = deal_hands(mission, labels, seed, setup.level) if hands else None
+    dealt = deal_for(mission, labels, seed, setup.level) if hands else None
     if dealt is not None and fixed is not None:
         only_fixed = tuple(next((m for m in fixed.crew if m.label == label), blank[index])
                            for index, label in enumerate(labels))
