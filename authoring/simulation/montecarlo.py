@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from authoring._workers import worker_pool
 from authoring.engine import Plan, make_crew_plan
+from authoring.engine.hands import Hands
 from authoring.engine.cores import resolve_batch
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
@@ -153,16 +154,26 @@ def _blank_plan(figures: int, seed: int) -> Plan:
     return Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(figures)), seed=seed)
 
 
-def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
-              playable: Playable | None = None, hands: bool = True) -> tuple[Setup, Plan]:
-    """Draws a game's threats and trajectories and lets the crew plan it.
+@dataclass(frozen=True)
+class GameDraw:
+    """What chance decides in one game before the crew plans: the board, the crew's seed,
+    its dealt hands and the damage-token seed the game is resolved with."""
 
-    Draws from ``rng`` in a fixed order (setup seed, plan seed); the caller draws the
-    damage-token seed after this (the omniscient crew is shown that seed beforehand, without
-    changing the order). The heuristic and planner crews plan phase by phase
-    (``horizon.plan_by_phase``). With ``hands`` the crew is dealt its action cards
-    (``dealing.py``, seeded from the plan seed, so a game's threats and damage tokens are the
-    same with and without) and lays every card from them.
+    setup: Setup
+    figures: int
+    plan_seed: int
+    hands: Hands | None
+    damage_seed: int
+
+
+def draw_game(mission: Mission, rng: random.Random, *, hands: bool = True) -> GameDraw:
+    """Draws a game's threats, trajectories, hands and damage-token seed from ``rng``.
+
+    Draws in a fixed order (setup seed, plan seed) and leaves ``rng`` before the damage seed,
+    which it reads ahead: the caller draws the same seed for the resolution (the omniscient
+    crew is shown it beforehand without changing the order). The hands are dealt with a
+    generator of their own seeded from the plan seed (``dealing.py``), so a game's threats and
+    damage tokens are the same with and without hands.
     """
     figures = figures_for(mission)
     setup = setup_from_mission(mission, _blank_plan(figures, rng.randrange(1 << 30)),
@@ -170,18 +181,33 @@ def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
     plan_seed = rng.randrange(1 << 30)
     dealt = deal_for(mission, crew_labels(mission.players, figures), plan_seed, setup.level) \
         if hands else None
-    if dealt is not None and playable is None:
-        playable = playable_for(dealt)
+    ahead = rng.getstate()
+    damage_seed = rng.randrange(1 << 30)
+    rng.setstate(ahead)
+    return GameDraw(setup, figures, plan_seed, dealt, damage_seed)
+
+
+def plan_drawn(mission: Mission, crew: Crew, game: GameDraw, *,
+               playable: Playable | None = None) -> Plan:
+    """Lets the crew plan a drawn game: the heuristic and planner crews phase by phase
+    (``horizon.plan_by_phase``), the omniscient crew once, shown the damage-token seed. With
+    hands every card is laid from them."""
+    if game.hands is not None and playable is None:
+        playable = playable_for(game.hands)
     if crew.omniscient:
-        ahead = rng.getstate()
-        damage_seed = rng.randrange(1 << 30)
-        rng.setstate(ahead)  # the caller draws the same seed for the resolution
-        plan = crew.plan(setup, figures, seed=plan_seed, playable=playable,
-                         damage_seed=damage_seed, hands=dealt)
-        return setup, plan if playable is None else plan_of(playable(
-            tokens_of(plan), 1, SLOTS))
-    return setup, plan_by_phase(mission, setup, crew, figures, seed=plan_seed,
-                                playable=playable, hands=dealt)
+        plan = crew.plan(game.setup, game.figures, seed=game.plan_seed, playable=playable,
+                         damage_seed=game.damage_seed, hands=game.hands)
+        return plan if playable is None else plan_of(playable(tokens_of(plan), 1, SLOTS))
+    return plan_by_phase(mission, game.setup, crew, game.figures, seed=game.plan_seed,
+                         playable=playable, hands=game.hands)
+
+
+def plan_game(mission: Mission, crew: Crew, rng: random.Random, *,
+              playable: Playable | None = None, hands: bool = True) -> tuple[Setup, Plan]:
+    """Draws a game (``draw_game``) and lets the crew plan it (``plan_drawn``); returns the
+    board and the plan. The caller draws the damage-token seed from ``rng`` next."""
+    game = draw_game(mission, rng, hands=hands)
+    return game.setup, plan_drawn(mission, crew, game, playable=playable)
 
 
 def play_game(mission: Mission, crew: Crew, seed: int, index: int, *,
