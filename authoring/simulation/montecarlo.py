@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 
 from authoring._workers import worker_pool
 from authoring.engine import Plan, make_crew_plan
-from authoring.engine.hands import Hands
 from authoring.engine.cores import resolve_batch
+from authoring.engine.hands import Hands
 from authoring.engine.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
 from authoring.simulation.dealing import crew_labels, deal_for, playable_for
