@@ -1,9 +1,10 @@
-"""Measures how far the omniscient crew is from the best plan a long ``solve`` finds.
+"""Measures how far the informed crew is from the best plan a long ``solve`` finds.
 
-The omniscient crew is meant to bound every crew from above: it knows the whole draw, damage
-tokens too. This script checks that claim game by game. For ``--games`` games of a mission
+The informed crew knows the whole draw, damage tokens too, but searches only a few hundred
+plans per game: it is no upper bound, and this script measures by how much, game by game
+(docs/simulation.md "The gap to a long solve"). For ``--games`` games of a mission
 (the games ``simulate --seed S`` plays, numbered as there: the same threats, trajectories,
-dealt hands and damage-token seed), it plans the game with the omniscient crew (its
+dealt hands and damage-token seed), it plans the game with the informed crew (its
 calibrated settings) and runs ``solve`` on the same draw and the same hands with a long
 budget (``--iterations``, the CLI's default, on ``--jobs`` cores). Both plans are resolved
 with the game's real damage-token seed. A game's **points** are its score when the ship
@@ -75,10 +76,10 @@ def main() -> None:
     args = parser.parse_args()
 
     mission = load_mission(args.mission)
-    options = {name: int(CREW_SETTINGS["omniscient"][name])
-               for name in CREW_OPTIONS["omniscient"]}
-    crew = make_crew("omniscient", **options)
-    print(f"{mission.id}: omniscient crew {options} against solve --iterations "
+    options = {name: int(CREW_SETTINGS["informed"][name])
+               for name in CREW_OPTIONS["informed"]}
+    crew = make_crew("informed", **options)
+    print(f"{mission.id}: informed crew {options} against solve --iterations "
           f"{args.iterations}, {'dealt hands' if args.hands else 'free play'}, seed {args.seed}")
     gaps, beaten, crew_seconds, solve_seconds = [], 0, [], []
     for index in range(args.first, args.first + args.games):

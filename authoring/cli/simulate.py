@@ -16,8 +16,9 @@ from authoring.errors import UsageError
 from authoring.mission import load_mission
 from authoring.report.histogram import svg_histogram, text_histogram
 from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
+from authoring.simulation.breakdown import breakdown
 from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS
-from authoring.simulation.montecarlo import simulate_with
+from authoring.simulation.montecarlo import ALIASES, simulate_with
 from authoring.simulation.rating import Rating, rate
 
 app = typer.Typer()
@@ -78,20 +79,28 @@ def simulate_command(
         "--crew", show_default=False,
         help="Crew model: planner (the solver's search, phase by phase; the default, the one "
         "every rating uses), heuristic (rules of thumb, phase by phase; campaigns' default) or "
-        "omniscient (knows the whole draw: an upper bound). See docs/simulation.md.")] = None,
+        "informed (the planner's plan improved knowing the whole draw; not an upper bound; "
+        "formerly omniscient). See docs/simulation.md.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: same seed, same numbers.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, max=64,
                                       help="Processes to use, 0 for every core (results do "
                                       "not depend on it).")] = 0,
     iterations: Annotated[int, typer.Option(
-        "--iterations", min=-1, help="Planner/omniscient: neighbour plans evaluated per search "
+        "--iterations", min=-1, help="Planner/informed: neighbour plans evaluated per search "
         "(-1: the crew's calibrated value).")] = -1,
     styles: Annotated[int, typer.Option(
-        "--styles", min=-1, help="Planner/omniscient: heuristic styles tried as starts (-1: "
+        "--styles", min=-1, help="Planner/informed: heuristic styles tried as starts (-1: "
         "the crew's calibrated value).")] = -1,
     hands: Annotated[bool, typer.Option(
         "--hands/--no-hands", help="Deal the crew the action cards of the rules and play only "
         "them (docs/rules.md §16.1); --no-hands lets it play any action in any turn.")] = True,
+    compare: Annotated[bool, typer.Option(
+        "--compare/--no-compare", help="Also play the first 100 games in free play and with "
+        "the informed crew, with and without hands, and print the figures side by side: what "
+        "the cards and the information cost (docs/simulation.md).")] = True,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="With the comparison, the threats most often blamed for the "
+        "losses of each crew and way of play.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write an SVG histogram of the "
                                               "scores to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")]
@@ -101,7 +110,7 @@ def simulate_command(
 
     Each game draws threat cards from the mission's decks and random trajectories (unless
     pinned), lets the crew plan (phase by phase, knowing only the threats announced so far;
-    the omniscient crew knows everything) and resolves the plan with the rules engine. The
+    the informed crew knows everything) and resolves the plan with the rules engine. The
     defaults are the ratings' (lint --select G103, sheets --rate, pack pages): the same
     mission gives the same figures everywhere.
 
@@ -109,7 +118,7 @@ def simulate_command(
     by a stated policy (printed with the results): structural damage first, then reactor and
     shield tokens, disabled squads, cannons and gravolifts, at most two tokens per zone.
     """
-    if crew is not None and crew not in CREWS:
+    if crew is not None and crew not in CREWS and crew not in ALIASES:
         raise UsageError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
     campaign = campaign_or_none(mission)
     if campaign is not None:
@@ -135,9 +144,10 @@ def simulate_command(
         return
     loaded = load_mission(mission)
     # the ratings' own entry point: the same settings give the very same games
-    stats = simulate_with(loaded, {"crew": crew or DEFAULT_CREW, "games": games, "seed": seed,
-                                   "iterations": iterations, "styles": styles, "hands": hands},
-                          jobs=jobs)
+    settings = {"crew": crew or DEFAULT_CREW, "games": games, "seed": seed,
+                "iterations": iterations, "styles": styles, "hands": hands}
+    stats = simulate_with(loaded, settings, jobs=jobs)
+    compared = breakdown(loaded, settings, jobs=jobs) if compare else None
     if as_json:
         rating = rate(stats)
         typer.echo(json.dumps({
@@ -150,9 +160,12 @@ def simulate_command(
             "killers": dict(stats.killers().most_common()),
             "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),
             "mean_damage": stats.mean_damage(),
-            "hands": hands, "crew_model": CREW_SIMPLIFICATION}, indent=2))
+            "hands": hands, "crew_model": CREW_SIMPLIFICATION,
+            **({"compare": compared.to_mapping()} if compared else {})}, indent=2))
     else:
         typer.echo(_report(stats, hands), nl=False)
+        if compared is not None:
+            typer.echo("\n" + "\n".join(compared.lines(explain=explain)))
     if plot is not None:
         write_atomic(plot, svg_histogram(
             stats.scores, f"{stats.mission}: scores of {len(stats.scores)} survived games "

@@ -59,6 +59,8 @@ from authoring.render.site import (
     player_cues,
     render_pages,
 )
+from authoring.simulation import rating as rating_module
+from authoring.simulation.breakdown import breakdown
 from authoring.simulation.campaign import simulate_campaign
 from authoring.simulation.rating import rate_mission
 
@@ -292,14 +294,17 @@ def _render_mission(checked: CheckedMission, voices: list[Voice], pack: Pack,
     problems = checked.problems
     lint = LintSummary(checked.count("error"), checked.count("warning"), checked.count("info"),
                        summary_lines(problems), rule_pages(problems))
-    rating, note = None, ""
+    rating, note, compared = None, "", None
     if options.rate:
         progress(f"rating {slug} by simulation")
         rating, note = rate_mission(mission)
         if note:
             progress(f"note: {checked.display}: not rated: {note}")
+        else:
+            progress(f"comparing {slug} in free play and with the informed crew")
+            compared = breakdown(mission, rating_module.DEFAULT_SETTINGS)
     return MissionEntry(slug, mission, timeline, tuple(tracks), tuple(downloads), lint,
-                        rating, note)
+                        rating, note, compared)
 
 
 #: Simulated campaigns behind a campaign page's difficulty (heuristic crew, seed 0).

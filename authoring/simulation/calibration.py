@@ -4,12 +4,14 @@ A rating compares a mission with official missions 1-8 *under the same crew mode
 makes the comparison meaningful even though no crew model is a real table. This module
 holds each crew's calibrated settings and the default crew (the one ``lint --select G``,
 ``simulate``, ``sheets --rate`` and pack pages use), and reads ``calibration.json``: for each
-crew, the ratings of missions 1-8 with their 95 % intervals.
+crew, the ratings of missions 1-8 (the scale) and of the tutorial simulations, each with its
+95 % intervals.
 
-``python -m authoring.simulation.calibration`` recomputes the file (all three crews, about eight
-minutes on two cores) and prints the README's table. The file stores a checksum of what its
-figures depend on (``inputs_checksum``: the engine's rule modules, the crews, the settings and
-the official missions); tests/lint/test_calibration.py fails when it no longer matches.
+``python -m authoring.simulation.calibration`` recomputes the file (all three crews, the
+tutorial simulations and missions 1-8, with dealt hands, in free play and on a second seed;
+over an hour on two cores) and prints the README's table. The file stores a checksum
+of what its figures depend on (``inputs_checksum``: the engine's rule modules, the crews, the
+settings and the tracks); tests/lint/test_calibration.py fails when it no longer matches.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ CREW_SETTINGS: dict[str, dict[str, Any]] = {
     "heuristic": {"crew": "heuristic", "games": 500, "seed": 0, "hands": True},
     "planner": {"crew": "planner", "games": 500, "seed": 0, "iterations": 48, "seeds": 2,
                 "styles": 8, "sweeps": 0, "hands": True},
-    "omniscient": {"crew": "omniscient", "games": 500, "seed": 0, "iterations": 160,
-                   "styles": 16, "sweeps": 1, "hands": True},
+    "informed": {"crew": "informed", "games": 500, "seed": 0, "iterations": 160,
+                 "styles": 16, "sweeps": 1, "hands": True},
 }
 #: The crew of every rating a user sees by default (G rules, simulate, sheets, pack pages):
 #: the planning crew plays phase by phase like a table and 500 of its games take a few
@@ -46,6 +48,16 @@ SIMULATION_OPTIONS: dict[str, Any] = {
     "crew": DEFAULT_CREW, "games": DEFAULT_SETTINGS["games"], "seed": DEFAULT_SETTINGS["seed"],
     "iterations": -1, "styles": -1, "seeds": -1, "sweeps": -1, "jobs": 0, "hands": True}
 OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
+#: The tutorial simulations of the CD, calibrated beside the missions (the sanity ladder of
+#: tests/lint/test_ladder.py: they must rate easier than every mission 1-8).
+TUTORIALS = tuple(f"simulation-{n}" for n in range(1, 4))
+#: Every track the calibration rates; the scale is missions 1-8 only (``OFFICIAL``).
+TRACKS = TUTORIALS + OFFICIAL
+#: The variants each track is rated in: as the ratings play it (dealt hands, seed 0), in free
+#: play (any action in any turn: what the cards cost) and with hands on another seed (how
+#: stable a rating is across seeds).
+VARIANTS: dict[str, dict[str, Any]] = {"hands": {}, "free": {"hands": False},
+                                       "seed 1": {"seed": 1}}
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: Engine modules that do not take part in a game's resolution (other cores, evaluators).
@@ -91,16 +103,16 @@ def input_files() -> list[Path]:
         if (engine / "data").is_dir() else []
     simulation = _PACKAGE / "simulation"
     files += [simulation / f"{name}.py" for name in (
-        "heuristic", "horizon", "localsearch", "moves", "planner", "omniscient", "montecarlo",
+        "heuristic", "horizon", "localsearch", "moves", "planner", "informed", "montecarlo",
         "rating", "dealing")]
-    files += [_official_path(name) for name in OFFICIAL]
+    files += [_official_path(name) for name in TRACKS]
     return files
 
 
 def inputs_checksum() -> str:
     """Returns the SHA-256 of everything the stored figures depend on."""
     digest = hashlib.sha256()
-    digest.update(json.dumps(CREW_SETTINGS, sort_keys=True).encode())
+    digest.update(json.dumps([CREW_SETTINGS, VARIANTS], sort_keys=True).encode())
     for path in input_files():
         relative = path.relative_to(_PACKAGE.parent).as_posix() if path.is_relative_to(
             _PACKAGE.parent) else path.name
@@ -112,10 +124,12 @@ def inputs_checksum() -> str:
 
 def compute(jobs: int = 2, crews: tuple[str, ...] = tuple(CREW_SETTINGS),
             progress: Any = None) -> dict[str, Any]:
-    """Simulates official missions 1-8 with each crew's settings and returns the table.
+    """Simulates every track (``TRACKS``) with each crew's settings in each variant
+    (``VARIANTS``) and returns the table.
 
-    ``ratings`` is the scale the ratings read; ``intervals`` holds, per mission, the rating's
-    95 % margin and the survival rate with its 95 % interval (``rating.py``), for the README.
+    ``ratings`` (missions 1-8 with dealt hands, seed 0) is the scale the ratings read;
+    ``tracks`` holds, per track and variant, the difficulty with its 95 % margin and the
+    survival rate with its 95 % interval (``rating.py``), for the README and the ladder test.
     """
     from authoring.mission import load_mission
     from authoring.simulation.montecarlo import simulate_with
@@ -124,39 +138,48 @@ def compute(jobs: int = 2, crews: tuple[str, ...] = tuple(CREW_SETTINGS),
     table: dict[str, Any] = {}
     for crew in crews:
         settings = CREW_SETTINGS[crew]
-        ratings: dict[str, float] = {}
-        intervals: dict[str, dict[str, Any]] = {}
-        for name in OFFICIAL:
-            if progress is not None:
-                progress(f"{crew}: {name}")
+        tracks: dict[str, dict[str, Any]] = {}
+        for name in TRACKS:
             mission = load_mission(_official_path(name))
-            rating = rate(simulate_with(mission, settings, jobs=jobs), calibrated=False)
-            ratings[name] = rating.value
-            intervals[name] = {
-                "margin": rating.margin, "survival": round(rating.survival, 3),
-                "survival_interval": [round(x, 3) for x in rating.survival_interval]}
-        table[crew] = {"settings": settings, "ratings": ratings, "intervals": intervals}
+            tracks[name] = {}
+            for variant, changes in VARIANTS.items():
+                if progress is not None:
+                    progress(f"{crew}: {name}, {variant}")
+                rating = rate(simulate_with(mission, {**settings, **changes}, jobs=jobs),
+                              calibrated=False)
+                tracks[name][variant] = {
+                    "difficulty": rating.value, "margin": rating.margin,
+                    "survival": round(rating.survival, 3),
+                    "survival_interval": [round(x, 3) for x in rating.survival_interval]}
+        table[crew] = {"settings": settings,
+                       "ratings": {name: tracks[name]["hands"]["difficulty"]
+                                   for name in OFFICIAL},
+                       "tracks": tracks}
     return {"default": DEFAULT_CREW, "inputs_checksum": inputs_checksum(), "crews": table}
 
 
 def markdown(data: dict[str, Any]) -> str:
     """The table of official ratings the README and docs/simulation.md show."""
     crews = list(data["crews"])
-    lines = ["| mission | " + " | ".join(f"{crew} (95 %)" for crew in crews) + " |",
+    lines = ["| track | " + " | ".join(f"{crew}: difficulty, survival (free play)"
+                                       for crew in crews) + " |",
              "|---|" + "---|" * len(crews)]
-    for name in OFFICIAL:
+    for name in TRACKS:
         cells = []
         for crew in crews:
-            value = data["crews"][crew]["ratings"][name]
-            spread = data["crews"][crew]["intervals"][name]
-            low, high = spread["survival_interval"]
-            cells.append(f"{value:.1f} ± {spread['margin']:.1f}, survived "
-                         f"{spread['survival']:.0%} ({low:.0%}-{high:.0%})")
+            hands = data["crews"][crew]["tracks"][name]["hands"]
+            free = data["crews"][crew]["tracks"][name]["free"]
+            low, high = hands["survival_interval"]
+            cells.append(f"{hands['difficulty']:.1f} ± {hands['margin']:.1f}, "
+                         f"{hands['survival']:.0%} ({low:.0%}-{high:.0%}) "
+                         f"(free: {free['survival']:.0%})")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     games = {str(data["crews"][crew]["settings"]["games"]) for crew in crews}
     lines.append(f"\nDifficulty 0-100 (± its 95 % interval) and survival (its 95 % interval) "
-                 f"from {'/'.join(sorted(games))} games per mission and crew, seed 0; the "
-                 f"default crew of every rating is {data['default']}.")
+                 f"from {'/'.join(sorted(games))} games per track and crew, seed 0, with the "
+                 f"action cards the rules deal; in brackets the survival in free play (any "
+                 f"action in any turn). The default crew of every rating is "
+                 f"{data['default']}; the scale of every rating is missions 1-8.")
     return "\n".join(lines)
 
 

@@ -145,6 +145,7 @@ class HeuristicCrew:
 
     name = "heuristic"
     omniscient = False
+    builds_on = None
 
     def __init__(self, look_seed: int = 0, style: Style | None = None) -> None:
         self.look_seed = look_seed

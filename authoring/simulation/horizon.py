@@ -45,8 +45,11 @@ class Crew(Protocol):
 
     name: str
     #: ``True`` for a crew that sees the whole draw, damage tokens too (planned once, not
-    #: phase by phase: an upper bound, no table).
+    #: phase by phase: no table plays like this).
     omniscient: bool
+    #: A crew whose phase-by-phase plan of the same game this one starts from (so it is
+    #: never worse on that game), or ``None``.
+    builds_on: Crew | None
 
     def plan(self, setup: Setup, figures: int, *, fixed: Sequence[Sequence[str]] = (),
              first_turn: int = 1, seed: int = 0, last_turn: int = SLOTS,

@@ -1,4 +1,4 @@
-"""The search the planning and omniscient crews share: the solver's moves, batched evaluations.
+"""The search the planning and informed crews share: the solver's moves, batched evaluations.
 
 A plan is a list of rows of encoded actions (``engine.plan.encode``), one row of 12 per
 figure, as in the solver (authoring/simulation/moves.py). The search:
@@ -12,7 +12,7 @@ figure, as in the solver (authoring/simulation/moves.py). The search:
 Every round is one ``resolve_batch`` call over all neighbours and all damage-token seeds, so
 the search runs on the fastest engine core with one foreign call per round. The seeds are
 the crew's picture of the damage tokens (the planning crew: a few seeds of its own, never the
-real draw; the omniscient crew: the real draw's seed). Slots before ``first_turn`` are
+real draw; the informed crew: the real draw's seed). Slots before ``first_turn`` are
 fixed (played phases) and never change.
 """
 
@@ -144,9 +144,10 @@ class PlanSearch:
 
     def best_start(self, count: int, seed: int) -> tuple[Rows, float]:
         """Returns the best heuristic style's plan and its value; the previous phase's sketch
-        (the later slots of ``fixed``) competes too when there is one."""
+        (the later slots of ``fixed``; with ``first_turn`` 1, a whole plan to start from)
+        competes too when there is one, so the result rates at least as well as it."""
         candidates = self.starts(count, seed)
-        if self.first_turn > 1 and self.fixed and any(
+        if self.fixed and any(
                 token != "-" for row in self.fixed for token in row[self.first_turn - 1:]):
             candidates.append([[_code(t) for t in row] for row in self.fixed])
         values = self.evaluate(candidates)

@@ -8,8 +8,8 @@ processes (``jobs``).
 
 The crews and what each models are in docs/simulation.md: ``heuristic`` (rules of thumb) and
 ``planner`` (the solver's local search) play phase by phase, knowing only the threats
-announced so far (``horizon.plan_by_phase``); ``omniscient`` plans once knowing the whole
-draw, damage tokens too (an upper bound).
+announced so far (``horizon.plan_by_phase``); ``informed`` plans once knowing the whole
+draw, damage tokens too, from the planner's plan of the same game.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from authoring.mission.model import Mission
 from authoring.simulation.dealing import crew_labels, deal_for, playable_for
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
 from authoring.simulation.horizon import Crew, Playable, plan_by_phase, plan_of, tokens_of
-from authoring.simulation.omniscient import OmniscientCrew
+from authoring.simulation.informed import InformedCrew
 from authoring.simulation.planner import PlanningCrew
 
 T = TypeVar("T")
@@ -39,23 +39,27 @@ CREW_SIMPLIFICATION = (
     "action cards are modelled: each crew member plays only the double-sided cards the rules "
     "deal (cards per phase, incoming data draws, one card given per data transfer, its own "
     "heroic card; docs/rules.md §16), every crew member a player; no tripping, and heroic "
-    "actions only for the planner and omniscient crews. Information is modelled: the heuristic "
+    "actions only for the planner and informed crews. Information is modelled: the heuristic "
     "and planner crews fix each phase's cards knowing only the threats announced so far; the "
-    "omniscient crew knows the whole draw, damage tokens too (an upper bound).")
+    "informed crew knows the whole draw, damage tokens too (not an upper bound: its search is "
+    "short).")
 
 __all__ = ["CREWS", "CREW_SIMPLIFICATION", "Crew", "GameOutcome", "SimulationStats",
            "make_crew", "plan_game", "simulate", "simulate_with"]
 
 CREWS: dict[str, type] = {"heuristic": HeuristicCrew, "planner": PlanningCrew,
-                          "omniscient": OmniscientCrew}
+                          "informed": InformedCrew}
+#: Former crew names that still select a crew (``omniscient`` claimed a bound it is not).
+ALIASES = {"omniscient": "informed"}
 #: The options each crew takes (``simulate_with`` passes only these on).
 CREW_OPTIONS: dict[str, tuple[str, ...]] = {
     "heuristic": (), "planner": ("iterations", "seeds", "styles", "sweeps"),
-    "omniscient": ("iterations", "styles", "sweeps")}
+    "informed": ("iterations", "styles", "sweeps")}
 
 
 def make_crew(name: str, **options: Any) -> Crew:
-    """Returns a crew model by name (``heuristic``, ``planner`` or ``omniscient``)."""
+    """Returns a crew model by name (``heuristic``, ``planner`` or ``informed``)."""
+    name = ALIASES.get(name, name)
     if name not in CREWS:
         raise ValueError(f"unknown crew {name!r}: expected one of {', '.join(CREWS)}")
     crew: Crew = CREWS[name](**options)
@@ -170,7 +174,7 @@ def draw_game(mission: Mission, rng: random.Random, *, hands: bool = True) -> Ga
     """Draws a game's threats, trajectories, hands and damage-token seed from ``rng``.
 
     Draws in a fixed order (setup seed, plan seed) and leaves ``rng`` before the damage seed,
-    which it reads ahead: the caller draws the same seed for the resolution (the omniscient
+    which it reads ahead: the caller draws the same seed for the resolution (the informed
     crew is shown it beforehand without changing the order). The hands are dealt with a
     generator of their own seeded from the plan seed (``dealing.py``), so a game's threats and
     damage tokens are the same with and without hands.
@@ -190,13 +194,17 @@ def draw_game(mission: Mission, rng: random.Random, *, hands: bool = True) -> Ga
 def plan_drawn(mission: Mission, crew: Crew, game: GameDraw, *,
                playable: Playable | None = None) -> Plan:
     """Lets the crew plan a drawn game: the heuristic and planner crews phase by phase
-    (``horizon.plan_by_phase``), the omniscient crew once, shown the damage-token seed. With
-    hands every card is laid from them."""
+    (``horizon.plan_by_phase``), the informed crew once, shown the damage-token seed and
+    starting from the plan of the crew it ``builds_on``. With hands every card is laid from
+    them."""
     if game.hands is not None and playable is None:
         playable = playable_for(game.hands)
     if crew.omniscient:
-        plan = crew.plan(game.setup, game.figures, seed=game.plan_seed, playable=playable,
-                         damage_seed=game.damage_seed, hands=game.hands)
+        start: list[list[str]] = []
+        if crew.builds_on is not None:
+            start = tokens_of(plan_drawn(mission, crew.builds_on, game, playable=playable))
+        plan = crew.plan(game.setup, game.figures, fixed=start, seed=game.plan_seed,
+                         playable=playable, damage_seed=game.damage_seed, hands=game.hands)
         return plan if playable is None else plan_of(playable(tokens_of(plan), 1, SLOTS))
     return plan_by_phase(mission, game.setup, crew, game.figures, seed=game.plan_seed,
                          playable=playable, hands=game.hands)
@@ -301,7 +309,7 @@ def crew_options(settings: Mapping[str, Any]) -> dict[str, int]:
     crew's calibrated default, ``calibration.CREW_SETTINGS``)."""
     from authoring.simulation.calibration import CREW_SETTINGS
 
-    crew = str(settings["crew"])
+    crew = ALIASES.get(str(settings["crew"]), str(settings["crew"]))
     if crew not in CREWS:
         raise ValueError(f"unknown crew {crew!r}: expected one of {', '.join(CREWS)}")
     calibrated = CREW_SETTINGS[crew]
@@ -325,7 +333,7 @@ def simulate_with(mission: Mission, settings: Mapping[str, Any], *,
     """
     from authoring._workers import default_jobs
 
-    crew = str(settings["crew"])
+    crew = ALIASES.get(str(settings["crew"]), str(settings["crew"]))
     key = (crew, int(settings["games"]), int(settings["seed"]),
            tuple(sorted(crew_options(settings).items())), bool(settings.get("hands", True)))
     return _simulated(mission, key, jobs if jobs > 0 else default_jobs())

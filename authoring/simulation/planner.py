@@ -37,6 +37,7 @@ class PlanningCrew:
 
     name = "planner"
     omniscient = False
+    builds_on = None
 
     def __init__(self, iterations: int = 48, seeds: int = 2, styles: int = 8,
                  sweeps: int = 0) -> None:

@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # the site's model holds ratings without loading the engine
     from authoring.mission.model import Mission
     from authoring.simulation.montecarlo import SimulationStats
 
+__all__ = ["DEFAULT_SETTINGS", "Z95", "Rating", "rate", "rate_mission", "wilson"]
+
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959964
 

@@ -20,6 +20,8 @@ from authoring.simulation.calibration import (
     CREW_SETTINGS,
     DEFAULT_CREW,
     OFFICIAL,
+    TRACKS,
+    VARIANTS,
     input_files,
     inputs_checksum,
     load,
@@ -41,7 +43,11 @@ def test_every_crew_is_calibrated_with_its_settings() -> None:
     assert sorted(load()["crews"]) == sorted(CREWS) == sorted(CREW_SETTINGS)
     for crew, table in load()["crews"].items():
         assert table["settings"] == CREW_SETTINGS[crew], RECOMPUTE
-        assert tuple(table["ratings"]) == OFFICIAL == tuple(table["intervals"])
+        assert tuple(table["ratings"]) == OFFICIAL
+        assert tuple(table["tracks"]) == TRACKS
+        for name in OFFICIAL:
+            assert table["tracks"][name]["hands"]["difficulty"] == table["ratings"][name]
+        assert all(tuple(track) == tuple(VARIANTS) for track in table["tracks"].values())
 
 
 def test_the_checksum_follows_the_crews_and_the_settings() -> None:
@@ -51,8 +57,8 @@ def test_the_checksum_follows_the_crews_and_the_settings() -> None:
         assert inputs_checksum() != before
     assert inputs_checksum() == before
     names = {p.name for p in input_files()}
-    assert {"heuristic.py", "planner.py", "omniscient.py", "horizon.py", "game.py",
-            "moves.py", "mission-1.yaml"} <= names
+    assert {"heuristic.py", "planner.py", "informed.py", "horizon.py", "game.py",
+            "moves.py", "mission-1.yaml", "simulation-1.yaml"} <= names
 
 
 def test_prose_does_not_count_but_code_does(tmp_path: Path) -> None:
@@ -74,9 +80,9 @@ def test_a_stored_rating_replays_to_the_digit() -> None:
     rated = rate(simulate_with(mission, CREW_SETTINGS["heuristic"], jobs=1))
     stored = load()["crews"]["heuristic"]
     assert rated.value == stored["ratings"]["mission-1"], RECOMPUTE
-    assert rated.margin == stored["intervals"]["mission-1"]["margin"], RECOMPUTE
+    assert rated.margin == stored["tracks"]["mission-1"]["hands"]["margin"], RECOMPUTE
     assert [round(x, 3) for x in rated.survival_interval] == \
-        stored["intervals"]["mission-1"]["survival_interval"], RECOMPUTE
+        stored["tracks"]["mission-1"]["hands"]["survival_interval"], RECOMPUTE
 
 
 def test_the_readme_and_the_docs_show_the_stored_ratings() -> None:

@@ -143,3 +143,38 @@ def test_simulate_reports_a_setup_the_engine_cannot_play(tmp_path: Path) -> None
     assert result.exit_code == 1
     assert "error: expected no serious threat at rule level 1" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_simulate_shows_what_the_cards_and_the_information_cost() -> None:
+    runner = CliRunner()
+    args = ["simulate", str(MISSION_1), "--games", "10", "--jobs", "1"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    compare = data["compare"]
+    assert compare["games"] == 10 and compare["seed"] == 0
+    rows = {(f["crew"], f["hands"]): f for f in compare["figures"]}
+    assert list(rows) == [("planner", True), ("planner", False), ("informed", True),
+                          ("informed", False)]
+    # the first figure is the rating's own games; free play is simulate --no-hands
+    assert rows["planner", True]["survival"] == round(data["survival_rate"], 3)
+    free = json.loads(runner.invoke(app, [*args, "--json", "--no-hands",
+                                          "--no-compare"]).stdout)
+    assert "compare" not in free
+    assert rows["planner", False]["survival"] == round(free["survival_rate"], 3)
+    # the informed crew starts from the planner's plan of each game: never worse
+    for hands in (True, False):
+        assert rows["informed", hands]["survival"] >= rows["planner", hands]["survival"]
+        assert rows["informed", hands]["difficulty"] <= rows["planner", hands]["difficulty"]
+    lost = sum(f["killers"] != {} for f in compare["figures"])
+    text = runner.invoke(app, [*args, "--explain"]).stdout
+    block = text.split("what makes it hard (the same 10 games, seed 0):\n")[1].splitlines()
+    assert block[0].split()[:3] == ["planner", "dealt", "hands"]
+    assert len([line for line in block if "lost to:" in line]) == 4
+    assert sum("lost to: nothing" not in line for line in block if "lost to:" in line) == lost
+
+
+def test_the_former_crew_name_omniscient_still_works() -> None:
+    runner = CliRunner()
+    args = ["simulate", str(MISSION_1), "--games", "3", "--jobs", "1", "--json", "--no-compare"]
+    old = json.loads(runner.invoke(app, [*args, "--crew", "omniscient"]).stdout)
+    new = json.loads(runner.invoke(app, [*args, "--crew", "informed"]).stdout)
+    assert old == new and new["crew"] == "informed"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,6 +66,29 @@ def campaign_server(built_campaign: BuildResult) -> Iterator[PreviewServer]:
     yield srv
     srv.shutdown()
     srv.server_close()
+
+
+def test_a_rated_page_shows_what_the_cards_and_the_information_cost(
+        built_campaign: BuildResult) -> None:
+    rated = 0
+    for path in sorted((built_campaign.out / "missions").glob("*.html")):
+        page = path.read_text("utf-8")
+        rating = re.search(r'<p class="rating">Difficulty .*? the simulated (\w+) crew survived '
+                           r'(\d+) % of (\d+) games', page)
+        if rating is None:
+            continue
+        rated += 1
+        crew, survival, games = rating.groups()
+        compared = re.search(r'<p class="rating-breakdown">What makes it hard, on the first '
+                             r'(\d+) games: the (\w+) crew survived (\d+) % with the action '
+                             r'cards the rules deal and (\d+) % in free play .*?; the informed '
+                             r'crew, which knows the whole draw, (\d+) % \((\d+) % in free '
+                             r'play\)\.</p>', page)
+        assert compared is not None, path.name
+        # the comparison plays the rating's own games: its first figure is the rating's
+        assert compared.group(1) == games and compared.group(2) == crew
+        assert compared.group(3) == survival
+    assert rated, "the test pack rates at least one mission"
 
 
 def test_a_campaign_must_play_the_packs_own_missions(tmp_path: Path) -> None:

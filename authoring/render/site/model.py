@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from authoring.mission.campaign import Campaign
 from authoring.mission.model import Mission
 from authoring.mission.timeline import Timeline
+from authoring.simulation.breakdown import Breakdown
 from authoring.simulation.rating import Rating
 
 #: Browser MIME type of each audio format the pack can render.
@@ -92,6 +93,9 @@ class MissionEntry:
     lint: LintSummary = field(default_factory=LintSummary)
     rating: Rating | None = None
     rating_note: str = ""  # why there is no rating, when one was asked for
+    #: the rating's games played in free play and by the informed crew (what the cards and
+    #: the information cost: authoring/simulation/breakdown.py)
+    breakdown: Breakdown | None = None
 
     @property
     def threat_count(self) -> int:

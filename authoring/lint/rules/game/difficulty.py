@@ -13,16 +13,16 @@ settings, the same games).
 **Why it matters.** Nobody can tell from the file whether a custom mission is fair; a rating
 on the official scale can.
 
-**Options.** ``crew`` (``planner``, the default; ``heuristic``; ``omniscient``: see
-docs/simulation.md), ``games`` (500), ``seed`` (0), ``jobs`` (processes; 0: every core),
-the crew's search options ``iterations``, ``styles``, ``seeds``, ``sweeps`` (-1: the
+**Options.** ``crew`` (``planner``, the default; ``heuristic``; ``informed``, formerly
+``omniscient``: see docs/simulation.md), ``games`` (500), ``seed`` (0), ``jobs`` (processes;
+0: every core), the crew's search options ``iterations``, ``styles``, ``seeds``, ``sweeps`` (-1: the
 crew's calibrated value) and ``hands`` (true: the crew plays only the action cards the rules
 deal, docs/rules.md §16.1; false: any action in any turn). The official range is calibrated
 for each crew's defaults.
 
 The crews are models: they play from dealt hands, the ``heuristic`` and ``planner`` crews
-phase by phase knowing only the threats announced so far, the ``omniscient`` one knowing the
-whole draw. Compare ratings, not absolute survival
+phase by phase knowing only the threats announced so far, the ``informed`` one knowing the
+whole draw; none of them is an upper bound. Compare ratings, not absolute survival
 rates. This rule is opt-in (``--select G``).
 
 Passes (no threats: nothing to rate)::
