@@ -238,12 +238,14 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def atomic_target(path: str | Path) -> Iterator[Path]:
+def atomic_target(path: str | Path, temp_folder: Path | None = None) -> Iterator[Path]:
     """Yields a temp path beside ``path``; when the block succeeds it replaces ``path``.
 
     Raises ``UsageError`` when the folder does not exist (a wrong ``-o``), and
     ``InvalidInputError`` when it cannot be written. The file gets the permissions a new file
-    would get (``mkstemp`` makes it private).
+    would get (``mkstemp`` makes it private). ``temp_folder`` (on the same file system, made
+    when missing) takes the temp file instead of ``path``'s folder: for a tree of many folders
+    (the clip cache) whose killed writes must be found in one place, not in each folder.
     """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
@@ -251,14 +253,19 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
         raise UsageError(f"cannot write {target}: the folder {folder} does not exist")
     sweep_leftovers(folder, ".part")
     sweep_leftovers(folder, ".part", target.name)
+    where = folder
     try:
-        fd, name = tempfile.mkstemp(dir=folder, prefix=temp_prefix(target.name), suffix=".part")
+        if temp_folder is not None:
+            temp_folder.mkdir(exist_ok=True)
+            sweep_leftovers(temp_folder, ".part")
+            where = temp_folder
+        fd, name = tempfile.mkstemp(dir=where, prefix=temp_prefix(target.name), suffix=".part")
         os.close(fd)
     except OSError as error:
         raise InvalidInputError(f"cannot write {target}: {error.strerror or error}") from None
     except BaseException:
         # interrupted while the temp file was being made: its name is known only by its form
-        remove_own_temps(folder, [target.name])
+        remove_own_temps(where, [target.name])
         raise
     tmp = Path(name)
     try:
@@ -343,10 +350,11 @@ def remove_own_temps(folder: Path, names: Iterable[str]) -> None:
                     os.unlink(entry.path)
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Writes bytes (or UTF-8 text with ``\\n`` line ends) to ``path`` atomically."""
+def write_atomic(path: str | Path, data: bytes | str, temp_folder: Path | None = None) -> None:
+    """Writes bytes (or UTF-8 text with ``\\n`` line ends) to ``path`` atomically (the temp
+    file in ``temp_folder``, as ``atomic_target`` says)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    with atomic_target(path) as tmp:
+    with atomic_target(path, temp_folder) as tmp:
         fill(tmp, payload)
 
 
