@@ -290,8 +290,7 @@ static uint32_t genrand(Rng *r) {
 }
 
 static int randbelow(Rng *r, int n) {
-    int k = 0;
-    while ((n >> k) != 0) k++;
+    int k = 32 - __builtin_clz((unsigned)n); /* n.bit_length(), n >= 1 */
     uint32_t v = genrand(r) >> (32 - k);
     while (v >= (uint32_t)n) v = genrand(r) >> (32 - k);
     return (int)v;
@@ -586,10 +585,11 @@ static void damage_ship(Game *g, int zone, int points) {
         if (g->fpos[zone] < g->nforced[zone]) {
             token = forced[g->fpos[zone]++];
         } else {
-            int left[6], nleft = 0;
-            for (int k = 0; k < 6; k++)
-                if (!has_token(g, zone, k)) left[nleft++] = k;
-            token = left[randbelow(&g->rng, nleft)];
+            /* the tokens not drawn yet, in kind order (6 - n of them: the drawn ones are
+               distinct); the r-th of them, found by clearing the r lowest bits */
+            unsigned left = ~(unsigned)g->tokmask[zone] & 63U;
+            for (int r = randbelow(&g->rng, 6 - n); r; r--) left &= left - 1;
+            token = __builtin_ctz(left);
         }
         g->tok[zone][g->ntok[zone]++] = token;
         g->tokmask[zone] |= 1 << token;
@@ -1260,19 +1260,16 @@ static void snapshot(Game *g) {
     }
 }
 
-/* Returns 0 while the game goes on (play_next of game.py). */
-static int play_next(Game *g) {
-    if (g->lost || g->turn > g->rules->turns) return 0;
+/* Plays the game to its end: what game.py's play_next does until it returns False (the
+   turns, then the closing step). A destroyed ship jumps back here: one setjmp per game. */
+static void play_all(Game *g) {
     if (setjmp(g->lost_jump)) {
         g->lost = g->gturn;
         snapshot(g);
-        return 0;
+        return;
     }
-    if (g->turn < g->rules->turns)
-        play_turn(g, g->turn + 1);
-    else
-        closing_step(g);
-    return g->turn <= g->rules->turns;
+    while (g->turn < g->rules->turns) play_turn(g, g->turn + 1);
+    closing_step(g);
 }
 
 /* --- the batch interface ------------------------------------------------------------------ */
@@ -1427,8 +1424,7 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     g->snaps = snaps;
     g->nsnaps = 0;
     snapshot(g);
-    while (play_next(g)) {
-    }
+    play_all(g);
     memset(out, 0, OUT_INTS * sizeof *out);
     int survived = g->lost == 0;
     out[O_SURVIVED] = survived;
