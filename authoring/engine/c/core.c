@@ -123,6 +123,8 @@ static const int TRACK_LENGTH[7] = {10, 11, 12, 13, 14, 15, 16};
 static const int TRACK_X[7] = {5, 8, 8, 9, 11, 10, 12};
 static const int TRACK_Y[7][2] = {{0, 0}, {0, 0}, {3, 0}, {5, 0}, {7, 0}, {7, 3}, {8, 5}};
 static int8_t track_letter[7][17]; /* 0 plain, 1 x, 2 y, 3 z */
+static int8_t letter_below[7][17]; /* the highest square <= s with a letter (0: none) */
+static int8_t nth_bit[64][6];      /* the r-th set bit of a 6-bit mask, lowest first */
 static int8_t distance_band[17];
 
 typedef struct {
@@ -160,24 +162,29 @@ typedef struct {
 } Rng;
 
 typedef struct {
+    /* Zeroed for every game up to the end of its threats (thr comes last). */
     /* the state (state.py) */
     int turn, shields[3], reactors[3], fuel, rockets, flying, stored[2], maintained[3], vc[3];
     int ntok[3], tok[3][6], tokmask[3], broken[6], contaminated, scout, lost; /* broken: systems per station */
     int ncrew;
     Crew crew[MAX_CREW];
-    int nthr;
-    Threat thr[MAX_THREATS];
     /* shortcuts for the common case: the flags of every card in play, the malfunctions in
-       token order, and whether a Fissure has doubled anything yet */
+       token order, and whether a Fissure has doubled anything yet; threats as bit masks (bit
+       t: thr[t]) of the active ones (status ACTIVE_THREAT), the external ones, the battlebot
+       targets and those appearing in each turn, walked in index order like the threat list */
     int all_flags, nmalf, malf[MAX_THREATS], fissure;
+    unsigned active, external, bots, appear_at[16];
     /* the game (game.py) */
     const Rules *rules;
     int effects, gturn;
-    const int8_t *letters[4];
+    const int8_t *letters[4], *below[4];
     int length[4];
     int armed[6], lift_used[3], vc_now, launched, pilot_heroic;
     int forced[3][MAX_FORCED], nforced[3], fpos[3];
     int cause; /* 1 + zone: a 7th damage; 10 + threat: it reached Z */
+    int nthr;
+    Threat thr[MAX_THREATS];
+    /* not zeroed */
     jmp_buf lost_jump;
     Rng rng;
     int16_t *snaps;
@@ -273,7 +280,7 @@ static uint32_t genrand(Rng *r) {
     int i = r->mti, step = r->stride;
     uint32_t y = (src[i * step] & 0x80000000U)
                  | ((i == 623 ? tw[0] : src[(i + 1) * step]) & 0x7fffffffU);
-    y = (i < 227 ? src[(i + 397) * step] : tw[i - 227]) ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+    y = (i < 227 ? src[(i + 397) * step] : tw[i - 227]) ^ (y >> 1) ^ (-(y & 1U) & 0x9908b0dfU);
     tw[i] = y;
     if (i == 623) {
         r->source = tw;
@@ -362,6 +369,7 @@ static void knock_out(Crew *m) {
 static void enter(Game *g, Crew *m, int station) {
     m->station = station;
     if (station < 6 && (g->contaminated >> station & 1)) knock_out(m);
+    if (!(g->all_flags & F_SLIME)) return; /* no Slime in this game */
     for (int t = 0; t < g->nthr; t++) {
         Threat *th = &g->thr[t];
         if ((flags(th) & F_SLIME) && th->status == ACTIVE_THREAT && in_stations(th, station)) {
@@ -482,10 +490,9 @@ static void action_bots(Game *g, Crew *m, int heroic) {
     if (m->squad != SQ_ACTIVE) return;
     int here = m->station;
     Threat *th = 0;
-    for (int t = 0; t < g->nthr; t++) {
-        Threat *cand = &g->thr[t];
-        if (cand->status == ACTIVE_THREAT && cand->card[C_SYSTEM] == SYS_BOTS
-            && in_stations(cand, here)) {
+    for (unsigned left = g->active & g->bots; left; left &= left - 1) {
+        Threat *cand = &g->thr[__builtin_ctz(left)];
+        if (in_stations(cand, here)) {
             th = cand;
             break;
         }
@@ -585,11 +592,9 @@ static void damage_ship(Game *g, int zone, int points) {
         if (g->fpos[zone] < g->nforced[zone]) {
             token = forced[g->fpos[zone]++];
         } else {
-            /* the tokens not drawn yet, in kind order (6 - n of them: the drawn ones are
-               distinct); the r-th of them, found by clearing the r lowest bits */
-            unsigned left = ~(unsigned)g->tokmask[zone] & 63U;
-            for (int r = randbelow(&g->rng, 6 - n); r; r--) left &= left - 1;
-            token = __builtin_ctz(left);
+            /* the r-th of the tokens not drawn yet, in kind order (6 - n of them: the drawn
+               ones are distinct) */
+            token = nth_bit[~g->tokmask[zone] & 63][randbelow(&g->rng, 6 - n)];
         }
         g->tok[zone][g->ntok[zone]++] = token;
         g->tokmask[zone] |= 1 << token;
@@ -633,6 +638,7 @@ static void attack(Game *g, Threat *th, int zone, int strength, int shields) {
 static void destroy(Game *g, Threat *th, Crew *by) {
     th->status = DESTROYED;
     th->ended = g->gturn;
+    g->active &= ~(1U << (th - g->thr));
     int f = flags(th);
     if (th->card[C_DEBRIS]) {
         int strength = th->card[C_DEBRIS] * th->passes;
@@ -650,6 +656,7 @@ static void destroy(Game *g, Threat *th, Crew *by) {
 static void survive(Game *g, Threat *th) {
     th->status = SURVIVED;
     th->ended = g->gturn;
+    g->active &= ~(1U << (th - g->thr));
     if (th->card[C_MALFUNCTION])
         for (int i = 0; i < th->nst; i++) g->broken[th->st[i]] |= 1 << th->card[C_SYSTEM];
     if ((flags(th) & F_SCOUT) && th->active) g->scout = 1;
@@ -965,27 +972,37 @@ static int advance(Game *g, Threat *th) {
     return 1;
 }
 
+/* Each active threat, in order, moves speed squares, one at a time: a plain square is just
+   left behind, so the move jumps to the next square with a letter, runs it (advance) and goes
+   on with the steps left (the threat's square read again: an operation may move it). The
+   threats are taken from the live mask: one destroyed on the way is skipped, as in game.py. */
 static void threat_step(Game *g) {
-    for (int t = 0; t < g->nthr; t++) {
+    for (unsigned left = g->active; left;) {
+        int t = __builtin_ctz(left);
         Threat *th = &g->thr[t];
-        if (th->status != ACTIVE_THREAT) continue;
-        const int8_t *letters = g->letters[th->zone];
+        const int8_t *below = g->below[th->zone];
         int steps = th->speed;
-        for (int k = 0; k < steps; k++) {
-            if (letters[th->square - 1]) {
-                if (!advance(g, th)) break;
-            } else {
-                th->square--;
+        while (steps > 0) {
+            int to = below[th->square - 1], distance = th->square - to;
+            if (distance > steps) {
+                th->square -= steps;
+                break;
             }
+            steps -= distance;
+            th->square = to + 1;
+            if (!advance(g, th)) break;
         }
+        left = g->active & ~((2U << t) - 1U);
     }
 }
 
 static void appear(Game *g, int turn) {
-    for (int t = 0; t < g->nthr; t++) {
+    for (unsigned left = g->appear_at[turn]; left; left &= left - 1) {
+        int t = __builtin_ctz(left);
         Threat *th = &g->thr[t];
-        if (th->token != turn || th->status != PENDING) continue;
+        if (th->status != PENDING) continue;
         th->status = ACTIVE_THREAT;
+        g->active |= 1U << t;
         th->square = g->length[th->zone];
         if (flags(th) & F_SLIME) {
             th->nspots = 1;
@@ -1021,8 +1038,8 @@ static void damage_step(Game *g, int rockets_only) {
         }
     }
     int board[MAX_THREATS], nboard = 0;
-    for (int t = 0; t < g->nthr; t++)
-        if (g->thr[t].status == ACTIVE_THREAT && g->thr[t].card[C_EXTERNAL]) board[nboard++] = t;
+    for (unsigned left = g->active & g->external; left; left &= left - 1)
+        board[nboard++] = __builtin_ctz(left);
     int hits[MAX_THREATS] = {0}, was_hit[MAX_THREATS] = {0}, pulsed[MAX_THREATS] = {0};
     int lost[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
 #define HIT(t, strength) (hits[t] += (strength), was_hit[t] = 1, any_hit = 1)
@@ -1085,7 +1102,7 @@ static void damage_step(Game *g, int rockets_only) {
             }
         if (pilot) {
             int bonus = g->pilot_heroic ? 1 : 0, done = 0;
-            for (int t = 0; t < g->nthr; t++) {
+            for (int t = 0; t < g->nthr && (g->all_flags & F_PILOT_TARGET); t++) {
                 Threat *th = &g->thr[t];
                 if (th->status == ACTIVE_THREAT && (flags(th) & F_PILOT_TARGET)) {
                     th->damage += 1 + bonus;
@@ -1116,7 +1133,7 @@ static void damage_step(Game *g, int rockets_only) {
     }
 #undef HIT
     int marauders = 0;
-    if (any_hit)
+    if (any_hit && (g->all_flags & F_MARAUDER))
         for (int t = 0; t < g->nthr; t++) {
             const Threat *th = &g->thr[t];
             if (th->status == ACTIVE_THREAT && th->active && (flags(th) & F_MARAUDER)) marauders++;
@@ -1169,9 +1186,9 @@ static void new_turn(Game *g) {
     g->vc_now = 0;
     g->launched = 0;
     g->pilot_heroic = 0;
-    for (int t = 0; t < g->nthr; t++) {
-        g->thr[t].turn_hits = 0;
-        g->thr[t].turn_stations = 0;
+    for (int k = 0; k < g->nmalf; k++) { /* only malfunctions count hits (system_hit) */
+        g->thr[g->malf[k]].turn_hits = 0;
+        g->thr[g->malf[k]].turn_stations = 0;
     }
 }
 
@@ -1285,6 +1302,12 @@ static void init_tables(void) {
         for (int k = 0; k < 2; k++)
             if (TRACK_Y[b][k]) track_letter[b][TRACK_Y[b][k]] = 2;
     }
+    for (int b = 0; b < 7; b++)
+        for (int s = 0; s <= 16; s++)
+            letter_below[b][s] = (int8_t)(track_letter[b][s] ? s : s ? letter_below[b][s - 1] : 0);
+    for (int mask = 0; mask < 64; mask++)
+        for (int bit = 0, r = 0; bit < 6; bit++)
+            if (mask >> bit & 1) nth_bit[mask][r++] = (int8_t)bit;
     for (int s = 0; s <= 16; s++) distance_band[s] = (int8_t)(s == 0 ? 0 : s <= 5 ? 1 : s <= 10 ? 2 : 3);
     done = 1;
 }
@@ -1377,15 +1400,16 @@ static void score(const Game *g, int32_t *o) {
    seeded: the generator state seeded with the game's seed (a column of a block). */
 static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const uint32_t *seeded,
                       int32_t *out, int16_t *snaps) {
-    memset(g, 0, offsetof(Game, lost_jump));
-    int level = setup[0];
+    int level = setup[0], nthr = setup[5];
+    memset(g, 0, offsetof(Game, thr) + (size_t)nthr * sizeof(Threat));
+    g->nthr = nthr;
     g->rules = &LEVEL_RULES[level];
     g->effects = g->rules->effects;
     for (int z = 0; z < 4; z++) {
         g->letters[z] = track_letter[setup[1 + z]];
+        g->below[z] = letter_below[setup[1 + z]];
         g->length[z] = TRACK_LENGTH[setup[1 + z]];
     }
-    g->nthr = setup[5];
     for (int t = 0; t < g->nthr; t++) {
         Threat *th = &g->thr[t];
         const int32_t *card = cards[setup[6 + 3 * t]];
@@ -1400,6 +1424,9 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
         for (int k = 0; k < th->nst; k++) th->st[k] = card[C_STATIONS + k];
         g->all_flags |= card[C_FLAGS];
         if (card[C_MALFUNCTION]) g->malf[g->nmalf++] = t;
+        if (card[C_EXTERNAL]) g->external |= 1U << t;
+        if (card[C_SYSTEM] == SYS_BOTS) g->bots |= 1U << t;
+        if (th->token >= 0 && th->token < 16) g->appear_at[th->token] |= 1U << t;
     }
     g->shields[0] = g->shields[1] = g->shields[2] = 1;
     g->reactors[0] = 2;
