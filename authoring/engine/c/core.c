@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ABI_VERSION 1
+#define ABI_VERSION 2
 
 enum { UR, UW, UB, LR, LW, LB, SPACE };
 enum { RED, WHITE, BLUE };
@@ -1469,93 +1469,173 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     out[O_NSNAPS] = g->nsnaps;
 }
 
-/* A key as one number to compare: a one-word key is its word; a longer one its offset with
-   the top bit set (two equal long keys at different offsets are seeded twice: rare and
+/* A key as one number to compare: a one-word key is its word; a longer one its address with
+   the top bit set (two equal long keys at different addresses are seeded twice: rare and
    harmless). */
-static inline uint64_t key_tag(const uint32_t *keys, int offset) {
-    return keys[offset] == 1 ? keys[offset + 1] : (1ULL << 63) | (uint32_t)offset;
+static inline uint64_t key_tag(const uint32_t *key) {
+    return key[0] == 1 ? key[1] : (1ULL << 63) | (uint64_t)(uintptr_t)key;
 }
 
-/* Plays n games; game i is the setup, plan and key at data + games[3i], games[3i+1] and
-   games[3i+2]. A key is its word count then the words of abs(seed); games of a
-   block of LANES games with the same key share one seeding, and so do the next block's.
+/* The seeded generators a batch keeps: POOL blocks of LANES columns (the states of as many
+   keys), found by key through a small hash table of columns. */
+#define POOL 2
+#define NO_KEY (~0ULL) /* a tag never made: keys are 32-bit words or have the top bit set */
+#define SLOTS 256      /* open addressing over at most POOL * LANES columns */
+
+typedef struct {
+    uint32_t (*seeded)[LANES]; /* POOL blocks of 624 rows */
+    uint64_t owner[POOL * LANES]; /* the key seeded in each column */
+    int16_t slot[SLOTS];          /* column + 1, 0: empty */
+    int used[POOL];               /* the first game of the last block of games that read it */
+} Pool;
+
+static inline unsigned slot_of(uint64_t tag) {
+    return (unsigned)((tag * 0x9E3779B97F4A7C15ULL) >> 56); /* 8 bits: SLOTS */
+}
+
+static int pool_find(const Pool *p, uint64_t tag) {
+    for (unsigned h = slot_of(tag);; h = (h + 1) & (SLOTS - 1)) {
+        int c = p->slot[h];
+        if (!c) return -1;
+        if (p->owner[c - 1] == tag) return c - 1;
+    }
+}
+
+static void pool_index(Pool *p) {
+    memset(p->slot, 0, sizeof p->slot);
+    for (int c = 0; c < POOL * LANES; c++) {
+        if (p->owner[c] == NO_KEY) continue;
+        unsigned h = slot_of(p->owner[c]);
+        while (p->slot[h]) h = (h + 1) & (SLOTS - 1);
+        p->slot[h] = (int16_t)(c + 1);
+    }
+}
+
+/* Gives each of the count distinct keys of a block of games the pool column seeded with it
+   (where[k]; -1 on entry for keys not found). The keys not found are seeded into one block,
+   side by side: a block that no key of these games reads, the least recently used, else the
+   block that fewer of them read, whose keys are seeded again. first: the block's first game. */
+static void pool_seed(Pool *p, Game *scratch, const uint32_t *const *key, const uint64_t *tag,
+                      int *where, int count, int first) {
+    int reads[POOL] = {0}, missing = 0;
+    for (int k = 0; k < count; k++) {
+        if (where[k] >= 0)
+            reads[where[k] / LANES]++;
+        else
+            missing++;
+    }
+    if (missing) {
+        int target = -1;
+        for (int b = 0; b < POOL; b++)
+            if (!reads[b] && (target < 0 || p->used[b] < p->used[target])) target = b;
+        if (target < 0) {
+            target = 0;
+            for (int b = 1; b < POOL; b++)
+                if (reads[b] < reads[target]) target = b;
+            for (int k = 0; k < count; k++)
+                if (where[k] >= 0 && where[k] / LANES == target) {
+                    p->owner[where[k]] = NO_KEY;
+                    where[k] = -1;
+                }
+            reads[target] = 0;
+        }
+        uint32_t (*block)[LANES] = p->seeded + target * 624;
+        uint64_t *owner = p->owner + target * LANES;
+        /* one-word keys in the first columns, seeded together; longer keys after them */
+        uint32_t words[LANES] = {0};
+        int order[LANES], nwords = 0, nlong = 0;
+        for (int k = 0; k < count; k++)
+            if (where[k] < 0 && key[k][0] == 1) {
+                words[nwords] = key[k][1];
+                order[nwords++] = k;
+            }
+        for (int k = 0; k < count; k++)
+            if (where[k] < 0 && key[k][0] != 1) order[nwords + nlong++] = k;
+        int lanes = 0;
+        if (nwords > 2) { /* side by side the seeding of 8 to 32 keys costs about one's */
+            lanes = (nwords + 7) / 8 * 8;
+            seed_lanes(block, words, lanes);
+        }
+        for (int j = lanes ? nwords : 0; j < nwords + nlong; j++) {
+            const uint32_t *k = key[order[j]];
+            seed_one(scratch->rng.mt, k + 1, (int)k[0]); /* the game's buffer as scratch */
+            for (int i = 0; i < 624; i++) block[i][j] = scratch->rng.mt[i];
+        }
+        int written = lanes > nwords + nlong ? lanes : nwords + nlong;
+        for (int c = 0; c < written; c++) owner[c] = NO_KEY;
+        for (int j = 0; j < nwords + nlong; j++) {
+            owner[j] = tag[order[j]];
+            where[order[j]] = target * LANES + j;
+        }
+        reads[target] = 1;
+        pool_index(p);
+    }
+    for (int b = 0; b < POOL; b++)
+        if (reads[b]) p->used[b] = first;
+}
+
+/* Returns the key that follows a plan's ints. */
+static const uint32_t *key_after(const int32_t *plan) {
+    const int32_t *p = plan + 1 + 12 * plan[0];
+    for (int z = 0; z < 3; z++) p += 1 + p[0];
+    return (const uint32_t *)p;
+}
+
+/* Plays n games; game i is the setup, plan and key at the addresses games[3i], games[3i+1]
+   and games[3i+2] (stride 3), or the setup and plan at games[2i] and games[2i+1] with the key
+   after the plan's ints (stride 2). Setup: level, 4 boards, threat count, card/turn/zone per
+   threat; plan: see play_game; key: its word count, then the words of abs(seed), least
+   significant first.
+   Games with the same key share one seeding: the batch keeps the generators of the latest
+   keys seeded and seeds the others a block of LANES games at a time, side by side.
    out: n x OUT_INTS; snaps: NULL, or n x MAX_SNAPS x SNAP_INTS for the state after every
    turn. Returns the number of games played, -1 without memory. */
-int sa_play(int n, const int32_t *games, const int32_t *data, int32_t *out, int16_t *snaps) {
+int sa_play(int n, const uint64_t *games, int stride, int32_t *out, int16_t *snaps) {
     init_tables();
-    const uint32_t *keys = (const uint32_t *)data;
-    /* Heap, not static: ctypes releases the GIL, so two threads may play at once. The seeded
-       generators of this block of games and of the previous one (columns), with their keys;
-       a scratch row for the keys of several words. */
+    /* Heap, not static: ctypes releases the GIL, so two threads may play at once. */
     Game *game = malloc(sizeof *game);
-    uint32_t (*seeded)[LANES] = malloc(2 * 624 * sizeof *seeded);
-    if (!game || !seeded) {
+    Pool *pool = malloc(sizeof *pool);
+    uint32_t (*seeded)[LANES] = malloc(POOL * 624 * sizeof *seeded);
+    if (!game || !pool || !seeded) {
         free(game);
+        free(pool);
         free(seeded);
         return -1;
     }
-    uint64_t owner[2 * LANES];
-    for (int k = 0; k < 2 * LANES; k++) owner[k] = ~0ULL; /* no key: a tag never made */
-    int current = 0; /* which half of seeded/owner this block fills */
+    pool->seeded = seeded;
+    for (int c = 0; c < POOL * LANES; c++) pool->owner[c] = NO_KEY;
+    for (int b = 0; b < POOL; b++) pool->used[b] = -1;
+    memset(pool->slot, 0, sizeof pool->slot);
     for (int start = 0; start < n; start += LANES) {
         int end = start + LANES < n ? start + LANES : n;
-        uint32_t (*block)[LANES] = seeded + current * 624;
-        uint32_t (*previous)[LANES] = seeded + (1 - current) * 624;
-        uint64_t *mine = owner + current * LANES, *theirs = owner + (1 - current) * LANES;
-        uint64_t distinct[LANES];
-        int column[LANES], game_key[LANES], offset[LANES], nfresh = 0, nused = 0;
-        uint32_t words[LANES] = {0};
-        /* the distinct keys of the block: one-word keys not seeded in the previous block
-           take the first columns (seeded together), the others the following columns */
-        for (int i = start; i < end; i++) {
-            int at = games[3 * (size_t)i + 2];
-            uint64_t tag = key_tag(keys, at);
-            int k = 0;
-            while (k < nused && distinct[k] != tag) k++;
-            game_key[i - start] = k;
-            if (k < nused) continue;
-            int again = 0;
-            for (int q = 0; q < LANES; q++) again |= theirs[q] == tag;
-            offset[nused] = at;
-            distinct[nused++] = tag;
-            if (!again && keys[at] == 1) words[nfresh++] = keys[at + 1];
-        }
-        /* side by side the seeding of 8 to 32 keys costs about what one costs alone */
-        if (nfresh > 2) {
-            seed_lanes(block, words, (nfresh + 7) / 8 * 8);
-        } else {
-            for (int k = 0; k < nfresh; k++) {
-                seed_one(game->rng.mt, &words[k], 1); /* the game's buffer as scratch */
-                for (int i = 0; i < 624; i++) block[i][k] = game->rng.mt[i];
+        const uint32_t *key[LANES];
+        uint64_t tag[LANES];
+        int where[LANES], game_key[LANES], count = 0;
+        for (int i = start; i < end; i++) { /* the block's distinct keys */
+            const uint64_t *gi = games + (size_t)stride * i;
+            const uint32_t *k = stride == 3 ? (const uint32_t *)(uintptr_t)gi[2]
+                                            : key_after((const int32_t *)(uintptr_t)gi[1]);
+            uint64_t t = key_tag(k);
+            int d = 0;
+            while (d < count && tag[d] != t) d++;
+            game_key[i - start] = d;
+            if (d == count) {
+                key[count] = k;
+                tag[count] = t;
+                where[count++] = pool_find(pool, t);
             }
         }
-        int fresh = 0, other = nfresh;
-        for (int k = 0; k < nused; k++) {
-            int from = -1;
-            for (int q = 0; q < LANES && from < 0; q++)
-                if (theirs[q] == distinct[k]) from = q;
-            if (from >= 0) {
-                column[k] = other++;
-                for (int i = 0; i < 624; i++) block[i][column[k]] = previous[i][from];
-            } else if (keys[offset[k]] == 1) {
-                column[k] = fresh++;
-            } else {
-                column[k] = other++;
-                seed_one(game->rng.mt, keys + offset[k] + 1, (int)keys[offset[k]]);
-                for (int i = 0; i < 624; i++) block[i][column[k]] = game->rng.mt[i];
-            }
-        }
-        for (int k = 0; k < LANES; k++) mine[k] = ~0ULL;
-        for (int k = 0; k < nused; k++) mine[column[k]] = distinct[k];
+        pool_seed(pool, game, key, tag, where, count, start);
         for (int i = start; i < end; i++) {
-            const int32_t *gi = games + 3 * (size_t)i;
-            play_game(game, data + gi[0], data + gi[1], &block[0][column[game_key[i - start]]],
-                      out + (size_t)i * OUT_INTS,
+            const uint64_t *gi = games + (size_t)stride * i;
+            int column = where[game_key[i - start]];
+            play_game(game, (const int32_t *)(uintptr_t)gi[0], (const int32_t *)(uintptr_t)gi[1],
+                      &seeded[column / LANES * 624][column % LANES], out + (size_t)i * OUT_INTS,
                       snaps ? snaps + (size_t)i * MAX_SNAPS * SNAP_INTS : 0);
         }
-        current = 1 - current;
     }
     free(game);
+    free(pool);
     free(seeded);
     return n;
 }
