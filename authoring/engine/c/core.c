@@ -171,9 +171,10 @@ typedef struct {
     /* shortcuts for the common case: the flags of every card in play, the malfunctions in
        token order, and whether a Fissure has doubled anything yet; threats as bit masks (bit
        t: thr[t]) of the active ones (status ACTIVE_THREAT), the external ones, the battlebot
-       targets and those appearing in each turn, walked in index order like the threat list */
+       targets, the malfunctions of each system and those appearing in each turn, walked in
+       index order like the threat list */
     int all_flags, nmalf, malf[MAX_THREATS], fissure;
-    unsigned active, external, bots, appear_at[16];
+    unsigned active, external, bots, appear_at[16], malfunctions[SYS_PILOT + 1];
     /* the game (game.py) */
     const Rules *rules;
     int effects, gturn;
@@ -402,10 +403,9 @@ static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
 
 static int system_hit(Game *g, Crew *m, int system, int heroic) {
     int here = m->station;
-    for (int k = 0; k < g->nmalf; k++) {
-        Threat *th = &g->thr[g->malf[k]];
-        if (th->status == ACTIVE_THREAT
-            && th->card[C_SYSTEM] == system && in_stations(th, here)) {
+    for (unsigned left = g->active & g->malfunctions[system]; left; left &= left - 1) {
+        Threat *th = &g->thr[__builtin_ctz(left)];
+        if (in_stations(th, here)) {
             hit_malfunction(g, m, th, heroic && system != SYS_C ? 2 : 1);
             return 1;
         }
@@ -1423,7 +1423,10 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
         th->nst = card[C_NSTATIONS];
         for (int k = 0; k < th->nst; k++) th->st[k] = card[C_STATIONS + k];
         g->all_flags |= card[C_FLAGS];
-        if (card[C_MALFUNCTION]) g->malf[g->nmalf++] = t;
+        if (card[C_MALFUNCTION]) {
+            g->malf[g->nmalf++] = t;
+            g->malfunctions[card[C_SYSTEM]] |= 1U << t;
+        }
         if (card[C_EXTERNAL]) g->external |= 1U << t;
         if (card[C_SYSTEM] == SYS_BOTS) g->bots |= 1U << t;
         if (th->token >= 0 && th->token < 16) g->appear_at[th->token] |= 1U << t;
