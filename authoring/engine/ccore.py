@@ -257,8 +257,9 @@ class _PlanCode(_Words):
 
     __slots__ = ("signature", "validated")
 
-    def __init__(self, words: array[int]) -> None:
-        super().__init__(words)
+    def __init__(self, words: array[int]) -> None:  # a plan search encodes every new plan
+        self.words = words
+        self.address = words.buffer_info()[0]
         self.signature = -1
         self.validated: set[int] = set()
 
@@ -266,6 +267,7 @@ class _PlanCode(_Words):
 _ZERO_INT, _ZERO_SHORT = array("i", (0,)), array("h", (0,))
 _PLACEHOLDER = _Words(array("i", (4, 0, 1, 2, 3, 0)))  # no threats: where fallbacks point
 _KEYS: dict[int, _Words] = {}  # seed -> its key (a plan search uses a few seeds again and again)
+_KEY_WORDS: dict[int, tuple[int, ...]] = {}  # the same as ints, to append to a plan's
 
 
 def _setup_code(setup: Setup) -> _SetupCode:
@@ -289,16 +291,26 @@ def _plan_code(plan: Plan) -> _PlanCode:
     """Returns the plan's encoding for core.c (crew codes, forced tokens, key), cached."""
     code: _PlanCode | None = plan._c_code
     if code is None:
-        words = array("i", (len(plan.crew),))
-        for member in plan.crew:
-            words.extend(member.codes)
+        crew = plan.crew
+        words = [len(crew)]
+        for member in crew:
+            words += member.codes
         tokens = plan.tokens
-        for zone in ZONE_NAMES[:3]:
-            kinds = tokens.get(zone, ())
-            words.append(len(kinds))
-            words.extend(TOKEN_KINDS.index(k) for k in kinds)
-        words.frombytes(_key(plan.seed))
-        code = _PlanCode(words)
+        if tokens:
+            for zone in ZONE_NAMES[:3]:
+                kinds = tokens.get(zone, ())
+                words.append(len(kinds))
+                words += (TOKEN_KINDS.index(k) for k in kinds)
+        else:
+            words += (0, 0, 0)
+        seed = plan.seed
+        key = _KEY_WORDS.get(seed)
+        if key is None:
+            if len(_KEY_WORDS) >= 1 << 16:
+                _KEY_WORDS.clear()
+            key = _KEY_WORDS[seed] = tuple(array("i", _key(seed)))
+        words += key
+        code = _PlanCode(array("i", words))
         object.__setattr__(plan, "_c_code", code)
     return code
 
