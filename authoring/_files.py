@@ -9,6 +9,12 @@ cut) cannot remove its own; the next command that writes in the same folder does
 names of exactly that form whose process is gone and that are older than the command itself
 (and, for the names of earlier versions without a process id, untouched for ten minutes).
 Nothing else in the folder is ever touched.
+
+Work that needs a private folder of its own (a speech program's text and WAV files, the page
+``play`` serves, a native build) gets a scratch folder in the system's temporary folder
+(``$TMPDIR``) from ``scratch_folder``, named ``spacealert-KIND-PID-XXXXXXXX``. The first
+command that writes anything (or makes a scratch folder) removes, by the same rules, the
+scratch folders of killed runs there; the rest of ``$TMPDIR`` is never touched.
 """
 
 from __future__ import annotations
@@ -54,11 +60,13 @@ def process_alive(pid: int) -> bool:
 def sweep_leftovers(folder: Path, suffix: str, name: str | None = None) -> list[Path]:
     """Removes temporary files or folders of killed runs from ``folder``; returns them.
 
-    ``suffix`` is ``.part`` or ``.tmp``; ``name`` limits the sweep (and is needed for the
-    earlier names without a process id). Each folder is swept once per command. A leftover is
-    removed only when its name has the toolkit's exact form, its writer is no longer running,
-    and it was last changed before this command started.
+    ``suffix`` is ``.part``, ``.tmp`` or ``.old``; ``name`` limits the sweep (and is needed for
+    the earlier names without a process id). Each folder is swept once per command. A leftover
+    is removed only when its name has the toolkit's exact form, its writer is no longer
+    running, and it was last changed before this command started. Every writer calls this
+    first: the scratch folders of killed runs (``sweep_scratch``) go at the same time.
     """
+    sweep_scratch()
     key = (str(folder), f"{suffix}|{name}")
     if key in _swept:
         return []
@@ -73,6 +81,14 @@ def sweep_leftovers(folder: Path, suffix: str, name: str | None = None) -> list[
     ours = re.compile(rf"^\.{stem}\.(\d+)-{_RANDOM}{re.escape(suffix)}$")
     legacy = (re.compile(rf"^\.{re.escape(name)}\.{_RANDOM}{re.escape(suffix)}$")
               if name is not None else None)
+    return _remove_stale(candidates, ours, legacy)
+
+
+def _remove_stale(candidates: Iterable[_Entry], ours: re.Pattern[str],
+                  legacy: re.Pattern[str] | None) -> list[Path]:
+    """Removes the entries named ``ours`` (group 1: the owner's process id) whose owner is gone
+    and that are older than this command, and those named ``legacy`` (no process id) that no
+    one has changed for ten minutes; returns them."""
     removed: list[Path] = []
     for entry in candidates:
         match = ours.match(entry.name)
@@ -91,6 +107,65 @@ def sweep_leftovers(folder: Path, suffix: str, name: str | None = None) -> list[
                 entry.path.unlink()
             removed.append(entry.path)
     return removed
+
+
+#: Scratch folders: ``spacealert-KIND-PID-XXXXXXXX`` in the system's temporary folder.
+SCRATCH_PREFIX = "spacealert-"
+_SCRATCH = re.compile(rf"^{SCRATCH_PREFIX}[a-z]+-(\d+)-{_RANDOM}$")
+#: The speech backends' folders of earlier versions, without a process id (a call lasts at
+#: most a minute: ten minutes untouched means it is over).
+_SCRATCH_LEGACY = re.compile(rf"^{SCRATCH_PREFIX}(?:flite|espeak)-{_RANDOM}$")
+_no_temp_folder = False
+
+
+def sweep_scratch(parent: Path | None = None) -> list[Path]:
+    """Removes the scratch folders of killed runs from ``parent`` (default: the system's
+    temporary folder, ``$TMPDIR``); returns them. Once per folder and command; only names of
+    the exact form ``spacealert-KIND-PID-XXXXXXXX`` whose process is gone are removed (and
+    the speech backends' names of earlier versions, untouched for ten minutes)."""
+    global _no_temp_folder
+    if parent is not None:
+        folder = str(parent)
+    elif _no_temp_folder:
+        return []
+    else:
+        try:  # cached by tempfile after the first call: this runs before every write
+            folder = tempfile.gettempdir()
+        except OSError:  # no usable temporary folder: none of ours in it, and none to look for
+            _no_temp_folder = True
+            return []
+    key = (folder, "scratch")
+    if key in _swept:
+        return []
+    _swept.add(key)
+    candidates = []
+    with contextlib.suppress(OSError), os.scandir(folder) as scanned:
+        for entry in scanned:
+            if not entry.name.startswith(SCRATCH_PREFIX):
+                continue
+            with contextlib.suppress(OSError):
+                candidates.append(_Entry(entry.name, Path(entry.path),
+                                         entry.stat(follow_symlinks=False).st_mtime,
+                                         entry.is_dir(follow_symlinks=False),
+                                         entry.is_symlink()))
+    return _remove_stale(candidates, _SCRATCH, _SCRATCH_LEGACY)
+
+
+def new_scratch_folder(kind: str) -> Path:
+    """Makes a private scratch folder, ``$TMPDIR/spacealert-KIND-PID-XXXXXXXX``; the caller
+    removes it (``scratch_folder`` does). Leftovers of killed runs are removed first."""
+    sweep_scratch()
+    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{kind}-{os.getpid()}-"))
+
+
+@contextlib.contextmanager
+def scratch_folder(kind: str) -> Iterator[Path]:
+    """Yields a new scratch folder (``new_scratch_folder``), removed however the block ends."""
+    folder = new_scratch_folder(kind)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -163,12 +238,14 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def atomic_target(path: str | Path) -> Iterator[Path]:
+def atomic_target(path: str | Path, temp_folder: Path | None = None) -> Iterator[Path]:
     """Yields a temp path beside ``path``; when the block succeeds it replaces ``path``.
 
     Raises ``UsageError`` when the folder does not exist (a wrong ``-o``), and
     ``InvalidInputError`` when it cannot be written. The file gets the permissions a new file
-    would get (``mkstemp`` makes it private).
+    would get (``mkstemp`` makes it private). ``temp_folder`` (on the same file system, made
+    when missing) takes the temp file instead of ``path``'s folder: for a tree of many folders
+    (the clip cache) whose killed writes must be found in one place, not in each folder.
     """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
@@ -176,14 +253,19 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
         raise UsageError(f"cannot write {target}: the folder {folder} does not exist")
     sweep_leftovers(folder, ".part")
     sweep_leftovers(folder, ".part", target.name)
+    where = folder
     try:
-        fd, name = tempfile.mkstemp(dir=folder, prefix=temp_prefix(target.name), suffix=".part")
+        if temp_folder is not None:
+            temp_folder.mkdir(exist_ok=True)
+            sweep_leftovers(temp_folder, ".part")
+            where = temp_folder
+        fd, name = tempfile.mkstemp(dir=where, prefix=temp_prefix(target.name), suffix=".part")
         os.close(fd)
     except OSError as error:
         raise InvalidInputError(f"cannot write {target}: {error.strerror or error}") from None
     except BaseException:
         # interrupted while the temp file was being made: its name is known only by its form
-        remove_own_temps(folder, [target.name])
+        remove_own_temps(where, [target.name])
         raise
     tmp = Path(name)
     try:
@@ -268,10 +350,11 @@ def remove_own_temps(folder: Path, names: Iterable[str]) -> None:
                     os.unlink(entry.path)
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Writes bytes (or UTF-8 text with ``\\n`` line ends) to ``path`` atomically."""
+def write_atomic(path: str | Path, data: bytes | str, temp_folder: Path | None = None) -> None:
+    """Writes bytes (or UTF-8 text with ``\\n`` line ends) to ``path`` atomically (the temp
+    file in ``temp_folder``, as ``atomic_target`` says)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    with atomic_target(path) as tmp:
+    with atomic_target(path, temp_folder) as tmp:
         fill(tmp, payload)
 
 

@@ -317,7 +317,9 @@ def _build(target: Target, quiet: bool) -> int:
     digest = source_digest(target)
     shutil.rmtree(target.native_dir, ignore_errors=True)
     native = Path(target.native_dir)
-    with tempfile.TemporaryDirectory(prefix="spacealert-native-") as temp:
+    # named as authoring._files names scratch folders (this module imports nothing of the
+    # package): the folder of a killed build is removed by a later command
+    with tempfile.TemporaryDirectory(prefix=f"spacealert-native-{os.getpid()}-") as temp:
         built = Path(temp) / "authoring" / target.native
         sources: list[str] = []
         try:

@@ -127,3 +127,39 @@ def test_a_file_that_cannot_be_staged_is_a_clear_error_and_undoes_the_batch(
     with pytest.raises(InvalidInputError, match=r"cannot write .*m\.yaml: [Ff]ile name too long"):
         write_texts_atomic((tmp_path / name, "x\n") for name in names)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_scratch_folder_carries_its_process_id_and_goes_with_its_block(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+    import tempfile
+
+    from authoring import _files
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with _files.scratch_folder("flite") as folder:
+        assert folder.parent == tmp_path and folder.is_dir()
+        assert re.fullmatch(rf"spacealert-flite-{os.getpid()}-{_files._RANDOM}", folder.name)
+        (folder / "speech.wav").write_bytes(b"RIFF")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_scratch_folder_newer_than_the_command_is_kept(tmp_path: Path) -> None:
+    # its process is gone, but something changed it after this command started: perhaps a
+    # program the killed run started, still writing; a later command removes it
+    import subprocess
+    import time
+
+    from authoring import _files
+
+    child = subprocess.Popen(["true"])
+    child.wait()
+    newer = tmp_path / f"spacealert-flite-{child.pid}-abcdefgh"
+    newer.mkdir()
+    os.utime(newer, (time.time() + 60, time.time() + 60))
+    older = tmp_path / f"spacealert-espeak-{child.pid}-abcdefgh"
+    older.mkdir()
+    os.utime(older, (_files._STARTED - 60, _files._STARTED - 60))
+    assert _files.sweep_scratch(tmp_path) == [older]
+    assert _files.sweep_scratch(tmp_path) == []  # once per command
+    assert newer.exists()

@@ -3,8 +3,9 @@
 The key is the sha256 of everything that affects a clip's samples (backend, its version, the
 voice settings, the sound processing and the text). Each entry holds a checksum of its payload,
 so a truncated or altered file is detected, deleted and rebuilt. Writes go to a temporary file
-in the same folder and are moved into place with ``os.replace``, so a reader never sees half an
-entry, even with two renders running at once.
+in the cache's ``tmp`` folder and are moved into place with ``os.replace``, so a reader never
+sees half an entry, even with two renders running at once; the first use of the cache in a
+command removes the temporary files there of renders that were killed (``authoring._files``).
 
 The cache only ever saves time: a folder that cannot be used (a file in its place, a read-only
 or full disk, an entry that is a folder or holds no WAV) makes the clip be built and used
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from authoring._files import write_atomic
+from authoring._files import sweep_leftovers, write_atomic
 from authoring.audio.pcm import Samples, read_wav, wav_bytes
 from authoring.errors import AuthoringError
 
@@ -39,6 +40,11 @@ def default_cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("spacealert-authoring")) / "clips"
+
+
+def temp_folder(root: Path) -> Path:
+    """Returns where writes into the cache ``root`` (clips and encoded files) are staged."""
+    return root / "tmp"
 
 
 def cache_key(recipe: Mapping[str, Any]) -> str:
@@ -65,6 +71,7 @@ class ClipCache:
         self.stats = CacheStats()
         self._problem: str | None = None
         self._writable = True
+        self._swept = False
 
     @property
     def warning(self) -> str | None:
@@ -83,8 +90,16 @@ class ClipCache:
         """Returns where the entry ``key`` lives."""
         return self.folder / key[:2] / f"{key}.clip"
 
+    def _sweep(self) -> None:
+        # a render killed while storing a clip left its temporary file: the first run that
+        # uses the cache, even one that only reads it, removes it
+        if not self._swept:
+            self._swept = True
+            sweep_leftovers(temp_folder(self.folder), ".part")
+
     def get(self, key: str) -> Samples | None:
         """Returns the cached clip, or ``None`` on a miss or a corrupted entry (then deleted)."""
+        self._sweep()
         path = self.path(key)
         try:
             blob = path.read_bytes()
@@ -112,7 +127,7 @@ class ClipCache:
         return samples
 
     def put(self, key: str, samples: Samples) -> None:
-        """Stores a clip atomically (temp file in the same folder, then ``os.replace``).
+        """Stores a clip atomically (temp file in the ``tmp`` folder, then ``os.replace``).
 
         A clip that cannot be stored is simply not cached (see ``warning``); after a fault of
         the folder itself (not a folder, read-only, full) no further write is tried.
@@ -126,7 +141,8 @@ class ClipCache:
             path.parent.mkdir(parents=True, exist_ok=True)
             if path.is_dir():
                 raise IsADirectoryError(21, "a folder stands where the entry belongs")
-            write_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)
+            write_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload,
+                         temp_folder(self.folder))
         except (OSError, AuthoringError) as error:
             self.stats.unwritten += 1
             self._fault(f"cannot store clips ({_reason(error)})")

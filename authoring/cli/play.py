@@ -57,6 +57,7 @@ def play(
     soundtrack and this terminal shows the clock; Space pauses and resumes, q stops.
     Ctrl+C stops cleanly (exit 130); nothing is left behind.
     """
+    from authoring._files import scratch_folder
     from authoring.audio import (
         DEFAULT_VOICE,
         ClipCache,
@@ -70,7 +71,6 @@ def play(
         find_browser,
         play_in_terminal,
         prepare,
-        scratch_folder,
         serve_in_browser,
     )
 
@@ -100,7 +100,7 @@ def play(
         voice = loaded.language if loaded.language in bundled_voices() else DEFAULT_VOICE
     chosen = load_voice(voice)
     cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
-    with scratch_folder() as root:
+    with scratch_folder("play") as root:  # $TMPDIR/spacealert-play-PID-…
         err(f"rendering {loaded.title} with voice {chosen.id}")
         site = prepare(loaded, chosen, root, cache)
         browser = None if no_browser else find_browser()

@@ -44,7 +44,7 @@ from authoring.engine.state import (
 )
 from authoring.engine.threats.cards import STATION_CODES, Card, load_cards
 
-ABI = 1  # sa_abi() of a library this module can drive
+ABI = 2  # sa_abi() of a library this module can drive
 
 # The square operations in the order of core.c's OP_* codes (index = code). The four that
 # only switch a threat's X state on share one code.
@@ -192,7 +192,7 @@ class _Library:
             raise OSError(f"expected C core layout {expected}, got {layout}")
         pointer = ctypes.c_void_p
         lib.sa_set_cards.argtypes = [pointer, ctypes.c_int]
-        lib.sa_play.argtypes = [ctypes.c_int, pointer, pointer, pointer, pointer]
+        lib.sa_play.argtypes = [ctypes.c_int, pointer, ctypes.c_int, pointer, pointer]
         index, _, table = _card_table()
         if lib.sa_set_cards(table.buffer_info()[0], len(index)) != 0:
             raise OSError("the C core refused the card table")
@@ -216,49 +216,102 @@ def available() -> bool:
 
 # --- encoding ---------------------------------------------------------------------------------
 
-# Cached on a Setup: its ints for core.c as bytes, their count (0: the C core cannot play
-# it) and the (players, level) signature its plans are validated against. On a Plan: its
-# ints followed by its own seed's key, the key's offset, the total count, and the setup
-# signatures it was validated for.
-_CACHE = "_c_core"
-_SetupCode = tuple[bytes, int, int]
-_PlanCode = tuple[bytes, int, int, set[int]]
-_PLACEHOLDER = array("i", (4, 0, 1, 2, 3, 0)).tobytes()  # no threats: where fallbacks point
+def _nothing() -> None:
+    return None
+
+
+class _Words:
+    """Ints for core.c with their address: the foreign call reads them where they are.
+
+    Cached on a ``Setup`` or ``Plan`` (its ``_c_code``), or per seed. It pickles as None
+    (the attribute's default): an address means nothing in another process, which encodes
+    its own copy again."""
+
+    __slots__ = ("address", "words")
+
+    def __init__(self, words: array[int]) -> None:
+        self.words = words  # kept alive as long as the address is used
+        self.address: int = words.buffer_info()[0]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_nothing, ())
+
+
+class _SetupCode(_Words):
+    """A setup's ints (``address`` 0: the C core cannot play it), the (players, level)
+    signature its plans are validated against, and what decoding its games needs."""
+
+    __slots__ = ("decoding", "signature")
+
+    def __init__(self, words: array[int], playable: bool, signature: int) -> None:
+        super().__init__(words)
+        if not playable:
+            self.address = 0
+        self.signature = signature
+        self.decoding: _Decoding | None = None
+
+
+class _PlanCode(_Words):
+    """A plan's ints followed by its own seed's key (core.c finds it there when a game has no
+    explicit seed), and the setup signatures it was validated for: the last one, and all."""
+
+    __slots__ = ("signature", "validated")
+
+    def __init__(self, words: array[int]) -> None:  # a plan search encodes every new plan
+        self.words = words
+        self.address = words.buffer_info()[0]
+        self.signature = -1
+        self.validated: set[int] = set()
+
+
+_ZERO_INT, _ZERO_SHORT = array("i", (0,)), array("h", (0,))
+_PLACEHOLDER = _Words(array("i", (4, 0, 1, 2, 3, 0)))  # no threats: where fallbacks point
+_KEYS: dict[int, _Words] = {}  # seed -> its key (a plan search uses a few seeds again and again)
+_KEY_WORDS: dict[int, tuple[int, ...]] = {}  # the same as ints, to append to a plan's
 
 
 def _setup_code(setup: Setup) -> _SetupCode:
     """Returns the setup's encoding for core.c, cached on the setup."""
-    code: _SetupCode | None = setup.__dict__.get(_CACHE)
+    code: _SetupCode | None = setup._c_code
     if code is None:
         index = _card_table()[0]
         order = setup.appearance_order
         words = [setup.level, *(int(name[1:]) - 1 for name in setup.track_names), len(order)]
         for card, turn, zone in order:
             if card.id not in index:
-                words = []
                 break
             words += (index[card.id], turn, zone)
-        if len(order) > MAX_THREATS:
-            words = []
-        code = (array("i", words).tobytes(), len(words), (setup.players or 0) * 8 + setup.level)
-        setup.__dict__[_CACHE] = code  # a frozen dataclass: its own cache, like a property
+        playable = len(words) == 6 + 3 * len(order) and len(order) <= MAX_THREATS
+        code = _SetupCode(array("i", words), playable, (setup.players or 0) * 8 + setup.level)
+        object.__setattr__(setup, "_c_code", code)  # a frozen dataclass: a cache of its own
     return code
 
 
 def _plan_code(plan: Plan) -> _PlanCode:
     """Returns the plan's encoding for core.c (crew codes, forced tokens, key), cached."""
-    code: _PlanCode | None = plan.__dict__.get(_CACHE)
+    code: _PlanCode | None = plan._c_code
     if code is None:
-        words = [len(plan.crew)]
-        for member in plan.crew:
+        crew = plan.crew
+        words = [len(crew)]
+        for member in crew:
             words += member.codes
-        for zone in ZONE_NAMES[:3]:
-            kinds = [TOKEN_KINDS.index(k) for k in plan.tokens.get(zone, ())]
-            words += [len(kinds), *kinds]
-        key = _key(plan.seed)
-        code = (array("i", words).tobytes() + key, len(words), len(words) + len(key) // 4,
-                set())
-        plan.__dict__[_CACHE] = code
+        tokens = plan.tokens
+        if tokens:
+            for zone in ZONE_NAMES[:3]:
+                kinds = tokens.get(zone, ())
+                words.append(len(kinds))
+                words += (TOKEN_KINDS.index(k) for k in kinds)
+        else:
+            words += (0, 0, 0)
+        seed = plan.seed
+        key = _KEY_WORDS.get(seed)
+        if key is None:
+            if len(_KEY_WORDS) >= 1 << 16:
+                _KEY_WORDS.clear()
+            key = _KEY_WORDS[seed] = tuple(array("i", _key(seed)))
+        words += key
+        code = _PlanCode(array("i", words))
+        object.__setattr__(plan, "_c_code", code)
     return code
 
 
@@ -274,12 +327,25 @@ def _key(seed: int) -> bytes:
             return array("I", [len(words), *words]).tobytes()
 
 
-def _validate(setup: Setup, plan: Plan, validated: set[int], signature: int) -> None:
+def _key_code(seed: int) -> _Words:
+    """Returns the seed's key with its address (cached; whoever passes the address holds the
+    object, so emptying the cache is safe)."""
+    key = _KEYS.get(seed)
+    if key is None:
+        if len(_KEYS) >= 1 << 16:
+            _KEYS.clear()
+        key = _KEYS[seed] = _Words(array("i", _key(seed)))
+    return key
+
+
+def _validate(setup: Setup, plan: Plan, code: _PlanCode, signature: int) -> None:
     """Raises the reference's ``SetupError``/``PlanError`` for an illegal game (see
     ``game.initial_state``); remembers a legal pairing on the plan."""
-    setup.check_crew(len(plan.crew))
-    game._check_plan_level(plan, get_level(setup.level))
-    validated.add(signature)
+    if signature not in code.validated:
+        setup.check_crew(len(plan.crew))
+        game._check_plan_level(plan, get_level(setup.level))
+        code.validated.add(signature)
+    code.signature = signature
 
 
 @dataclass
@@ -314,62 +380,58 @@ def play(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None
         raise RuntimeError(f"the C engine core is not available ({c_status() or 'failed'})")
     if seeds is not None and len(seeds) != len(games):
         raise ValueError(f"expected one seed per game ({len(games)}), got {len(seeds)}")
-    # Per game: two cached encodings, one validity check, three offsets into one buffer of
-    # the call (each game's setup and plan are appended: no look-ups to share them).
-    parts = [_PLACEHOLDER]
-    append = parts.append
-    at = len(_PLACEHOLDER) // 4
+    # Per game: two cached encodings, one validity check and the addresses of its setup and
+    # plan (and key), which core.c reads in place (the encodings stay referenced by the games).
     table: list[int] = []
-    extend = table.extend
+    append = table.append
     fallback: list[int] = []
-    key_at: dict[int, int] = {}
-    if seeds is not None:
-        for number, (setup, plan) in enumerate(games):
-            s = setup.__dict__.get(_CACHE) or _setup_code(setup)
-            p = plan.__dict__.get(_CACHE) or _plan_code(plan)
-            if s[2] not in p[3]:
-                _validate(setup, plan, p[3], s[2])
-            if s[1]:
-                append(s[0])
-                where, at = at, at + s[1]
-            else:  # core.c plays the placeholder; the reference's result replaces it
-                fallback.append(number)
-                where = 0
-            append(p[0])
-            plan_at, at = at, at + p[2]
-            seed = seeds[number]
-            key = key_at.get(seed)
-            if key is None:
-                key = key_at[seed] = at
-                data = _key(seed)
-                append(data)
-                at += len(data) // 4
-            extend((where, plan_at, key))
-    else:
-        # Without explicit seeds (the common case, and the bench's): the same, each plan's key
-        # following it, in a loop of its own.
+    if seeds is None:  # the common case, and the bench's: each plan's own seed, after it
+        stride = 2
         for setup, plan in games:
-            s = setup.__dict__.get(_CACHE) or _setup_code(setup)
-            p = plan.__dict__.get(_CACHE) or _plan_code(plan)
-            if s[2] not in p[3]:
-                _validate(setup, plan, p[3], s[2])
-            size = s[1]
-            if size:
-                append(s[0])
-                append(p[0])
-                extend((at, at + size, at + size + p[1]))
-                at += size + p[2]
+            s = setup._c_code
+            if s is None:
+                s = _setup_code(setup)
+            p = plan._c_code
+            if p is None:
+                p = _plan_code(plan)
+            if s.signature != p.signature:
+                _validate(setup, plan, p, s.signature)
+            if s.address:
+                append(s.address)
+            else:  # core.c plays the placeholder; the reference's result replaces it
+                fallback.append(len(table) // 2)
+                append(_PLACEHOLDER.address)
+            append(p.address)
+    else:
+        stride = 3
+        keys: dict[int, _Words] = {}  # holds every key passed
+        for (setup, plan), seed in zip(games, seeds, strict=True):
+            s = setup._c_code
+            if s is None:
+                s = _setup_code(setup)
+            p = plan._c_code
+            if p is None:
+                p = _plan_code(plan)
+            if s.signature != p.signature:
+                _validate(setup, plan, p, s.signature)
+            key = keys.get(seed)
+            if key is None:
+                key = keys[seed] = _key_code(seed)
+            if s.address:
+                append(s.address)
             else:
                 fallback.append(len(table) // 3)
-                append(p[0])
-                extend((0, at, at + p[1]))
-                at += p[2]
+                append(_PLACEHOLDER.address)
+            append(p.address)
+            append(key.address)
     count = len(games)
-    out = array("i", bytes(4 * OUT_INTS * count))
-    snaps = array("h", bytes(2 * SNAP_INTS * MAX_SNAPS * count)) if trace else None
+    # Zeroed by repetition: no temporary bytes object to copy (with it, half a megabyte per
+    # 2,000 games went through fresh pages twice, a tenth of a random game's time)
+    out = _ZERO_INT * (OUT_INTS * count)
+    snaps = _ZERO_SHORT * (SNAP_INTS * MAX_SNAPS * count) if trace else None
     if count:
-        buffers = (array("i", table), array("i", b"".join(parts)), out)
-        played = lib.play(count, *(b.buffer_info()[0] for b in buffers),
+        addresses = array("Q", table)
+        played = lib.play(count, addresses.buffer_info()[0], stride, out.buffer_info()[0],
                           snaps.buffer_info()[0] if snaps is not None else None)
         if played != count:
             raise MemoryError("the C engine core could not allocate its working memory")
@@ -452,9 +514,10 @@ def result(batch: Batch, index: int) -> Result:
     if done is not None:
         return done
     setup, plan = batch.games[index]
-    info: _Decoding | None = setup.__dict__.get("_c_decoding")
+    code = setup._c_code or _setup_code(setup)
+    info = code.decoding
     if info is None:
-        info = setup.__dict__["_c_decoding"] = _Decoding(setup)
+        info = code.decoding = _Decoding(setup)
     rec = batch.out[index * OUT_INTS:(index + 1) * OUT_INTS].tolist()
     survived = bool(rec[0])
     count = info.count

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from authoring.engine.errors import PlanError
 
@@ -155,6 +155,10 @@ class Plan:
     trajectories: Mapping[str, str] | None = None
     seed: int = 0
     tokens: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    # The C core's encoding of this object (authoring/engine/ccore.py caches it here on first
+    # use; not a field: no part of equality, hashing or the text forms).
+    _c_code: ClassVar[Any] = None
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.crew) <= 5:

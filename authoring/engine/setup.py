@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from authoring.engine.errors import SetupError
 from authoring.engine.levels import get_level
@@ -56,6 +56,10 @@ class Setup:
     trajectories: Mapping[str, str]
     players: int | None = None  # None: any crew size 1..5 (engine tests)
     level: int = 4  # rule level (docs/rules.md §17); 4 is the full game
+
+    # The C core's encoding of this object (authoring/engine/ccore.py caches it here on first
+    # use; not a field: no part of equality, hashing or the text forms).
+    _c_code: ClassVar[Any] = None
 
     def __post_init__(self) -> None:
         if set(self.trajectories) != set(ZONES):

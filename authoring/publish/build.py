@@ -20,6 +20,7 @@ from pathlib import Path
 
 from authoring._files import atomic_target, sweep_leftovers, temp_prefix
 from authoring.audio import ClipCache, Voice, default_cache_dir, load_voice, render_timeline
+from authoring.audio.cache import temp_folder as cache_temp_folder
 from authoring.audio.captions import captions
 from authoring.audio.export import (
     AudioSettings,
@@ -233,14 +234,14 @@ def _encode(source: PcmSource, targets: dict[Path, AudioSettings], cache: Path |
                 for sink in sinks:
                     sink.write(by_channels[sink.channels])
     for target in todo:
-        if target not in kept:
+        if target not in kept or cache is None:
             continue
         try:
             kept[target].parent.mkdir(parents=True, exist_ok=True)
-            with atomic_target(kept[target]) as tmp:
+            with atomic_target(kept[target], cache_temp_folder(cache)) as tmp:
                 shutil.copyfile(target, tmp)
         except (OSError, InvalidInputError, UsageError) as error:
-            if warnings is not None and cache is not None:
+            if warnings is not None:
                 _warn_once(warnings, cache, f"cannot keep encoded files in the cache {cache}: "
                                             f"{getattr(error, 'strerror', None) or error}")
 

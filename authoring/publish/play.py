@@ -10,7 +10,9 @@ mission's player page. Then either
   mission clock and the phase countdown; the space key pauses and resumes (ffplay has no
   window to take keys, so it is stopped and continued with SIGSTOP/SIGCONT).
 
-Everything ends with the session: the server, ffplay, the temporary folder.
+Everything ends with the session: the server, ffplay, the temporary folder (a scratch folder
+of ``authoring._files``: named after the process, so a killed session's is removed by a later
+command).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import webbrowser
 from collections.abc import Callable, Iterator, Sequence
@@ -31,7 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TextIO
 
-from authoring._files import process_alive
 from authoring.audio import ClipCache, Voice, render_timeline, write_audio
 from authoring.audio.captions import captions
 from authoring.errors import EnvironmentMissingError
@@ -100,47 +100,6 @@ def prepare(mission: Mission, voice: Voice, root: Path, cache: ClipCache | None,
         target.write_bytes(data)
     return PlaySite(root, mission_path(entry), audio, tuple(timeline.phases_ms),
                     rendering.duration_ms, mission.title)
-
-
-SCRATCH_PREFIX = "spacealert-play-"
-
-
-def remove_leftovers(parent: Path) -> list[Path]:
-    """Removes the folders of earlier sessions that were killed (their process is gone).
-
-    A folder is named after the session's process id, so a running session's is kept.
-    """
-    removed = []
-    for folder in parent.glob(f"{SCRATCH_PREFIX}*-*"):
-        pid = folder.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
-        if folder.is_dir() and pid.isdigit() and not process_alive(int(pid)):
-            shutil.rmtree(folder, ignore_errors=True)
-            removed.append(folder)
-    return removed
-
-
-def new_scratch_folder() -> Path:
-    """A new private temporary folder named after this process, which its owner removes.
-
-    Leftovers of killed sessions (kill -9 runs no cleanup) are removed first: the name tells
-    whose it is.
-    """
-    parent = Path(tempfile.gettempdir())
-    remove_leftovers(parent)
-    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=parent))
-
-
-@contextmanager
-def scratch_folder() -> Iterator[Path]:
-    """A private temporary folder for one session, removed however the session ends.
-
-    Leftovers of killed sessions (kill -9 runs no cleanup) are removed first.
-    """
-    folder = new_scratch_folder()
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def find_browser() -> webbrowser.BaseBrowser | None:

@@ -344,12 +344,18 @@ def polish(request: Request, evaluator: Evaluator, plan: Slots, value: float,
     """Climbs from a plan to a local optimum of ``neighbours``: takes each improvement as
     found and starts over, until a whole pass finds none or the budget (evaluations) or the
     deadline runs out. Returns (plan, value, evaluations spent). Deterministic with a budget.
+
+    With hands every neighbour is projected onto them first, as the annealing's moves are
+    (``hands.within``, keeping the cards the move left in place): a neighbour that needs a
+    card the hands lack is never kept (it was, and ``solve --hands`` printed a plan its hands
+    could not play).
     """
     spent = 0
     improved = True
     while improved:
         improved = False
-        for candidate in neighbours(request, plan):
+        for neighbour in neighbours(request, plan):
+            candidate = within(request, neighbour, plan)
             if candidate == plan:
                 continue
             if (budget is not None and spent >= budget) or \
@@ -455,6 +461,11 @@ def solve(request: Request, progress: Callable[[Progress], None] | None = None) 
     _, _, best_plan, best_value = scored[0]
     if best_value.exact:  # a lost cause is not worth the full draw tree per card
         best_plan, best_value = simplify(request, final, best_plan, best_value)
+    if not fits(request, best_plan):
+        # A guard: every step above keeps to the hands, so this never happens; if one ever
+        # did not, the crew still gets a plan it can play, valued as it is.
+        playable = within(request, [list(row) for row in best_plan])
+        best_plan, best_value = _freeze(playable), final.evaluate(playable)
     start_value = screen.evaluate(start)
     rates = tuple(r.evaluations / r.seconds for r in results if r.seconds > 0)
     return Solution(best_plan, best_value, start_value, sum(r.iterations for r in results),
@@ -500,8 +511,11 @@ def simplify(request: Request, evaluator: Evaluator, plan: tuple[tuple[int, ...]
         nonlocal value
         for member, slot, _, simpler in group:
             rows[member][slot] = simpler
-        trial = evaluator.evaluate(rows)
-        if trial.objective >= value.objective - 1e-9:
+        # Each change was screened with the earlier ones made: a heroic card turned into its
+        # plain half may need the card a blanked slot gave back, so a part of the group must
+        # fit the hands again.
+        trial = evaluator.evaluate(rows) if fits(request, rows) else None
+        if trial is not None and trial.objective >= value.objective - 1e-9:
             value = trial
             return
         for member, slot, code, _ in group:

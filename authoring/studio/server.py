@@ -392,8 +392,9 @@ class StudioServer(PreviewServer):
     def testrun(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
         import shutil
 
+        from authoring._files import new_scratch_folder
         from authoring.mission import InvalidFileError, check_mission, parse_document
-        from authoring.publish.play import AUTOPLAY, new_scratch_folder, prepare
+        from authoring.publish.play import AUTOPLAY, prepare
 
         s = h.server
         mission, problems = check_mission(parse_document(_text(body), "mission.yaml"))
@@ -401,7 +402,7 @@ class StudioServer(PreviewServer):
             raise InvalidFileError(problems)
         cache = ClipCache(s.cache_dir) if s.cache_dir else None
         voice = s.voice_for(body.get("voice"))
-        root = new_scratch_folder()  # named after this process: a killed studio's is swept
+        root = new_scratch_folder("play")  # named after this process: a killed studio's is swept
         try:
             with s.audio_lock:
                 site = prepare(mission, voice, root, cache)

@@ -7,8 +7,10 @@ pieces a random game rarely reaches. Skipped when the C core is not built.
 
 from __future__ import annotations
 
+import copy
 import ctypes
 import dataclasses
+import pickle
 import random
 from array import array
 
@@ -87,8 +89,8 @@ def test_the_generator_draws_what_cpython_draws(seed: int) -> None:
 
 
 def test_explicit_seeds_repeated_and_large_give_the_reference_results() -> None:
-    # Games sharing a seed share one seeding inside a block of 8 and with the next block;
-    # seeds of several words are seeded one by one: all must draw as the reference.
+    # Games sharing a seed share one seeding; seeds of several words are seeded one by one:
+    # all must draw as the reference.
     rng = random.Random(4)
     setup = random_setup(rng, threats=8)
     plan = random_plan(rng, crew=5)
@@ -98,6 +100,39 @@ def test_explicit_seeds_repeated_and_large_give_the_reference_results() -> None:
     expected = game.resolve_batch(games, seeds, trace=True)
     assert ccore.resolve_batch(games, seeds, trace=True) == expected
     assert len({r.trace for r in expected}) > 3  # the seeds really change the games
+
+
+def test_a_long_batch_of_mixed_seeds_gives_the_reference_results() -> None:
+    # The batch keeps the generators of the latest seeds (two blocks of 32) and seeds the others
+    # a block of games at a time: seeds that come back after other blocks, blocks that read
+    # both kept blocks and still need new seeds (some kept ones are seeded again), long keys,
+    # and the plans' own seeds.
+    rng = random.Random(12)
+    setup = random_setup(rng, threats=8)
+    plans = [random_plan(rng, crew=4) for _ in range(5)]
+    pool = [rng.randrange(2**32) for _ in range(70)] + [2**40 + 3, -(2**70) - 1]
+    seeds = [rng.choice(pool) if rng.random() < 0.7 else rng.randrange(2**32)
+             for _ in range(1500)]
+    games = [(setup, plans[i % 5]) for i in range(len(seeds))]
+    assert ccore.resolve_batch(games, seeds) == game.resolve_batch(games, seeds)
+    games = [(random_setup(rng), random_plan(rng)) for _ in range(300)]
+    games = [games[rng.randrange(300)] for _ in range(1500)]
+    assert ccore.resolve_batch(games) == game.resolve_batch(games)
+
+
+def test_the_cached_encodings_do_not_travel() -> None:
+    # Setups and plans keep their encoding for core.c with its address; a copy made by pickle
+    # (a worker process) or deepcopy encodes its own.
+    rng = random.Random(5)
+    setup, plan = random_setup(rng), random_plan(rng)
+    first = ccore.resolve_batch([(setup, plan)])
+    assert setup._c_code is not None and plan._c_code is not None
+    for copy_setup, copy_plan in ((pickle.loads(pickle.dumps(setup)),
+                                   pickle.loads(pickle.dumps(plan))),
+                                  (copy.deepcopy(setup), copy.deepcopy(plan))):
+        assert copy_setup._c_code is None and copy_plan._c_code is None
+        assert (copy_setup, copy_plan) == (setup, plan)
+        assert ccore.resolve_batch([(copy_setup, copy_plan)]) == first
 
 
 def test_a_setup_the_c_core_cannot_play_goes_to_the_reference(

@@ -344,3 +344,59 @@ def test_broken_jsamg_xml_still_fails_where_it_breaks(tmp_path: Path) -> None:
     with pytest.raises(ImportFormatError) as broken:
         import_file(path, "jsamg-xml")
     assert "not well-formed XML" in broken.value.message
+
+
+def _console_flash_code(folder: Path) -> Path:
+    """What JSAMG prints for seed 1 with ``-p FlashPlayerCode``: its banner, then the code.
+
+    Made from two of its real outputs of that seed: MissionGenerator.main prints the banner
+    (println), then FlashplayercodeRenderer.print the code that ``-o FlashPlayerCode`` writes
+    (println: with a line break, which the file lacks).
+    """
+    banner = (JSAMG / "seed1-console.txt").read_text("utf-8").splitlines(keepends=True)[:3]
+    assert banner[0].startswith("Java Space Alert Mission Generator - v")
+    code = (JSAMG / "seed1_flashplayercode.txt").read_text("utf-8")
+    folder.mkdir()
+    path = folder / "seed1.txt"
+    path.write_text("".join(banner) + code + "\n", encoding="utf-8")
+    return path
+
+
+def test_jsamg_console_flash_code_imports_as_the_bare_code(runner: CliRunner,
+                                                            tmp_path: Path) -> None:
+    console = _console_flash_code(tmp_path / "console")
+    bare = tmp_path / "bare" / "seed1.txt"  # the same name: the same id and title
+    bare.parent.mkdir()
+    bare.write_bytes((JSAMG / "seed1_flashplayercode.txt").read_bytes())
+    from_console = runner.invoke(app, ["import", str(console), "--from", "flash-code"])
+    from_bare = runner.invoke(app, ["import", str(bare), "--from", "flash-code"])
+    assert from_console.exit_code == 0, from_console.stderr
+    assert from_bare.exit_code == 0, from_bare.stderr
+    assert from_console.stdout == from_bare.stdout
+    assert valid_mission(from_console.stdout).events == import_file(
+        JSAMG / "seed1.xml", "jsamg-xml").events
+
+
+def test_an_error_after_the_banner_points_into_the_file_as_it_is(tmp_path: Path) -> None:
+    path = _console_flash_code(tmp_path / "console")
+    path.write_text(path.read_text("utf-8").replace("047AL2IT", "047XX2"), encoding="utf-8")
+    with pytest.raises(ImportFormatError) as caught:
+        import_file(path, "flash-code")
+    assert caught.value.message.startswith(f"{path}:4:10: unknown code 'XX2'")
+
+
+@pytest.mark.parametrize(("fmt", "expected"), [
+    ("flash-code", "flash-player codes such as 010AL2STW"),
+    ("jsamg-text", "lines such as '00:10 - Time T+1. Threat. Zone red.'")])
+def test_a_banner_without_output_is_one_located_error(runner: CliRunner, tmp_path: Path,
+                                                      fmt: str, expected: str) -> None:
+    banner = "".join((JSAMG / "seed1-console.txt").read_text("utf-8")
+                     .splitlines(keepends=True)[:3])
+    path = tmp_path / "banner.txt"
+    path.write_text(banner, encoding="utf-8")
+    result = runner.invoke(app, ["import", str(path), "--from", fmt])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"error: {path}:4:1: only JSAMG's banner, nothing after "
+                                    f"it: expected {expected}")
+    assert len(result.stderr.splitlines()) == 1

@@ -21,13 +21,14 @@ from typing import Any
 
 import pytest
 
+from authoring import _files
+from authoring._files import sweep_scratch
 from authoring.errors import EnvironmentMissingError
 from authoring.publish import BuildResult
 from authoring.publish.play import (
     PlaySite,
     StopWatch,
     play_in_terminal,
-    remove_leftovers,
     status_line,
 )
 from tests.site.helpers import PACK
@@ -78,12 +79,14 @@ def test_a_missing_ffplay_is_a_missing_environment_piece(tmp_path: Path) -> None
 def test_leftovers_of_dead_sessions_only_are_removed(tmp_path: Path) -> None:
     dead = subprocess.Popen(["true"])
     dead.wait()  # its pid now names no process
-    mine = tmp_path / f"spacealert-play-{os.getpid()}-abc"
-    theirs = tmp_path / f"spacealert-play-{dead.pid}-xyz"
+    mine = tmp_path / f"spacealert-play-{os.getpid()}-abc12345"
+    theirs = tmp_path / f"spacealert-play-{dead.pid}-xyz_6789"
     other = tmp_path / "spacealert-player-notes"
     for folder in (mine, theirs, other):
         (folder / "files").mkdir(parents=True)
-    assert remove_leftovers(tmp_path) == [theirs]
+        before = _files._STARTED - 60  # made before this command started
+        os.utime(folder, (before, before))
+    assert sweep_scratch(tmp_path) == [theirs]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name])
 
 

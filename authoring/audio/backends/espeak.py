@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import tempfile
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from authoring._files import scratch_folder
 from authoring.audio.backends.base import SynthesisError
 from authoring.audio.pcm import Samples, read_wav
 from authoring.audio.tools import require_program
@@ -52,7 +52,7 @@ class EspeakBackend:
 
     def synthesize(self, text: str) -> tuple[Samples, int]:
         """Returns ``text`` spoken by espeak-ng."""
-        with tempfile.TemporaryDirectory(prefix="spacealert-espeak-") as folder:
+        with scratch_folder("espeak") as folder:
             out = Path(folder) / "speech.wav"
             try:
                 done = subprocess.run(self.command(out), input=text.encode("utf-8"),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import tempfile
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from authoring._files import scratch_folder
 from authoring.audio import pcm
 from authoring.audio.backends.base import SynthesisError
 from authoring.audio.pcm import RATE, Samples, read_wav
@@ -120,7 +120,7 @@ class FliteBackend:
         return (np.concatenate(parts) if parts else np.zeros(0, np.float32)), RATE
 
     def _speak(self, text: str) -> tuple[Samples, int]:
-        with tempfile.TemporaryDirectory(prefix="spacealert-flite-") as folder:
+        with scratch_folder("flite") as folder:
             source = Path(folder) / "text.txt"
             source.write_text(text + "\n", encoding="utf-8")
             out = Path(folder) / "speech.wav"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ABI_VERSION 1
+#define ABI_VERSION 2
 
 enum { UR, UW, UB, LR, LW, LB, SPACE };
 enum { RED, WHITE, BLUE };
@@ -123,6 +123,8 @@ static const int TRACK_LENGTH[7] = {10, 11, 12, 13, 14, 15, 16};
 static const int TRACK_X[7] = {5, 8, 8, 9, 11, 10, 12};
 static const int TRACK_Y[7][2] = {{0, 0}, {0, 0}, {3, 0}, {5, 0}, {7, 0}, {7, 3}, {8, 5}};
 static int8_t track_letter[7][17]; /* 0 plain, 1 x, 2 y, 3 z */
+static int8_t letter_below[7][17]; /* the highest square <= s with a letter (0: none) */
+static int8_t nth_bit[64][6];      /* the r-th set bit of a 6-bit mask, lowest first */
 static int8_t distance_band[17];
 
 typedef struct {
@@ -160,24 +162,30 @@ typedef struct {
 } Rng;
 
 typedef struct {
+    /* Zeroed for every game up to the end of its threats (thr comes last). */
     /* the state (state.py) */
     int turn, shields[3], reactors[3], fuel, rockets, flying, stored[2], maintained[3], vc[3];
     int ntok[3], tok[3][6], tokmask[3], broken[6], contaminated, scout, lost; /* broken: systems per station */
     int ncrew;
     Crew crew[MAX_CREW];
-    int nthr;
-    Threat thr[MAX_THREATS];
     /* shortcuts for the common case: the flags of every card in play, the malfunctions in
-       token order, and whether a Fissure has doubled anything yet */
+       token order, and whether a Fissure has doubled anything yet; threats as bit masks (bit
+       t: thr[t]) of the active ones (status ACTIVE_THREAT), the external ones, the battlebot
+       targets, the malfunctions of each system and those appearing in each turn, walked in
+       index order like the threat list */
     int all_flags, nmalf, malf[MAX_THREATS], fissure;
+    unsigned active, external, bots, appear_at[16], malfunctions[SYS_PILOT + 1];
     /* the game (game.py) */
     const Rules *rules;
     int effects, gturn;
-    const int8_t *letters[4];
+    const int8_t *letters[4], *below[4];
     int length[4];
     int armed[6], lift_used[3], vc_now, launched, pilot_heroic;
     int forced[3][MAX_FORCED], nforced[3], fpos[3];
     int cause; /* 1 + zone: a 7th damage; 10 + threat: it reached Z */
+    int nthr;
+    Threat thr[MAX_THREATS];
+    /* not zeroed */
     jmp_buf lost_jump;
     Rng rng;
     int16_t *snaps;
@@ -273,7 +281,7 @@ static uint32_t genrand(Rng *r) {
     int i = r->mti, step = r->stride;
     uint32_t y = (src[i * step] & 0x80000000U)
                  | ((i == 623 ? tw[0] : src[(i + 1) * step]) & 0x7fffffffU);
-    y = (i < 227 ? src[(i + 397) * step] : tw[i - 227]) ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+    y = (i < 227 ? src[(i + 397) * step] : tw[i - 227]) ^ (y >> 1) ^ (-(y & 1U) & 0x9908b0dfU);
     tw[i] = y;
     if (i == 623) {
         r->source = tw;
@@ -290,8 +298,7 @@ static uint32_t genrand(Rng *r) {
 }
 
 static int randbelow(Rng *r, int n) {
-    int k = 0;
-    while ((n >> k) != 0) k++;
+    int k = 32 - __builtin_clz((unsigned)n); /* n.bit_length(), n >= 1 */
     uint32_t v = genrand(r) >> (32 - k);
     while (v >= (uint32_t)n) v = genrand(r) >> (32 - k);
     return (int)v;
@@ -363,6 +370,7 @@ static void knock_out(Crew *m) {
 static void enter(Game *g, Crew *m, int station) {
     m->station = station;
     if (station < 6 && (g->contaminated >> station & 1)) knock_out(m);
+    if (!(g->all_flags & F_SLIME)) return; /* no Slime in this game */
     for (int t = 0; t < g->nthr; t++) {
         Threat *th = &g->thr[t];
         if ((flags(th) & F_SLIME) && th->status == ACTIVE_THREAT && in_stations(th, station)) {
@@ -395,10 +403,9 @@ static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
 
 static int system_hit(Game *g, Crew *m, int system, int heroic) {
     int here = m->station;
-    for (int k = 0; k < g->nmalf; k++) {
-        Threat *th = &g->thr[g->malf[k]];
-        if (th->status == ACTIVE_THREAT
-            && th->card[C_SYSTEM] == system && in_stations(th, here)) {
+    for (unsigned left = g->active & g->malfunctions[system]; left; left &= left - 1) {
+        Threat *th = &g->thr[__builtin_ctz(left)];
+        if (in_stations(th, here)) {
             hit_malfunction(g, m, th, heroic && system != SYS_C ? 2 : 1);
             return 1;
         }
@@ -483,10 +490,9 @@ static void action_bots(Game *g, Crew *m, int heroic) {
     if (m->squad != SQ_ACTIVE) return;
     int here = m->station;
     Threat *th = 0;
-    for (int t = 0; t < g->nthr; t++) {
-        Threat *cand = &g->thr[t];
-        if (cand->status == ACTIVE_THREAT && cand->card[C_SYSTEM] == SYS_BOTS
-            && in_stations(cand, here)) {
+    for (unsigned left = g->active & g->bots; left; left &= left - 1) {
+        Threat *cand = &g->thr[__builtin_ctz(left)];
+        if (in_stations(cand, here)) {
             th = cand;
             break;
         }
@@ -586,10 +592,9 @@ static void damage_ship(Game *g, int zone, int points) {
         if (g->fpos[zone] < g->nforced[zone]) {
             token = forced[g->fpos[zone]++];
         } else {
-            int left[6], nleft = 0;
-            for (int k = 0; k < 6; k++)
-                if (!has_token(g, zone, k)) left[nleft++] = k;
-            token = left[randbelow(&g->rng, nleft)];
+            /* the r-th of the tokens not drawn yet, in kind order (6 - n of them: the drawn
+               ones are distinct) */
+            token = nth_bit[~g->tokmask[zone] & 63][randbelow(&g->rng, 6 - n)];
         }
         g->tok[zone][g->ntok[zone]++] = token;
         g->tokmask[zone] |= 1 << token;
@@ -633,6 +638,7 @@ static void attack(Game *g, Threat *th, int zone, int strength, int shields) {
 static void destroy(Game *g, Threat *th, Crew *by) {
     th->status = DESTROYED;
     th->ended = g->gturn;
+    g->active &= ~(1U << (th - g->thr));
     int f = flags(th);
     if (th->card[C_DEBRIS]) {
         int strength = th->card[C_DEBRIS] * th->passes;
@@ -650,6 +656,7 @@ static void destroy(Game *g, Threat *th, Crew *by) {
 static void survive(Game *g, Threat *th) {
     th->status = SURVIVED;
     th->ended = g->gturn;
+    g->active &= ~(1U << (th - g->thr));
     if (th->card[C_MALFUNCTION])
         for (int i = 0; i < th->nst; i++) g->broken[th->st[i]] |= 1 << th->card[C_SYSTEM];
     if ((flags(th) & F_SCOUT) && th->active) g->scout = 1;
@@ -965,27 +972,37 @@ static int advance(Game *g, Threat *th) {
     return 1;
 }
 
+/* Each active threat, in order, moves speed squares, one at a time: a plain square is just
+   left behind, so the move jumps to the next square with a letter, runs it (advance) and goes
+   on with the steps left (the threat's square read again: an operation may move it). The
+   threats are taken from the live mask: one destroyed on the way is skipped, as in game.py. */
 static void threat_step(Game *g) {
-    for (int t = 0; t < g->nthr; t++) {
+    for (unsigned left = g->active; left;) {
+        int t = __builtin_ctz(left);
         Threat *th = &g->thr[t];
-        if (th->status != ACTIVE_THREAT) continue;
-        const int8_t *letters = g->letters[th->zone];
+        const int8_t *below = g->below[th->zone];
         int steps = th->speed;
-        for (int k = 0; k < steps; k++) {
-            if (letters[th->square - 1]) {
-                if (!advance(g, th)) break;
-            } else {
-                th->square--;
+        while (steps > 0) {
+            int to = below[th->square - 1], distance = th->square - to;
+            if (distance > steps) {
+                th->square -= steps;
+                break;
             }
+            steps -= distance;
+            th->square = to + 1;
+            if (!advance(g, th)) break;
         }
+        left = g->active & ~((2U << t) - 1U);
     }
 }
 
 static void appear(Game *g, int turn) {
-    for (int t = 0; t < g->nthr; t++) {
+    for (unsigned left = g->appear_at[turn]; left; left &= left - 1) {
+        int t = __builtin_ctz(left);
         Threat *th = &g->thr[t];
-        if (th->token != turn || th->status != PENDING) continue;
+        if (th->status != PENDING) continue;
         th->status = ACTIVE_THREAT;
+        g->active |= 1U << t;
         th->square = g->length[th->zone];
         if (flags(th) & F_SLIME) {
             th->nspots = 1;
@@ -1021,8 +1038,8 @@ static void damage_step(Game *g, int rockets_only) {
         }
     }
     int board[MAX_THREATS], nboard = 0;
-    for (int t = 0; t < g->nthr; t++)
-        if (g->thr[t].status == ACTIVE_THREAT && g->thr[t].card[C_EXTERNAL]) board[nboard++] = t;
+    for (unsigned left = g->active & g->external; left; left &= left - 1)
+        board[nboard++] = __builtin_ctz(left);
     int hits[MAX_THREATS] = {0}, was_hit[MAX_THREATS] = {0}, pulsed[MAX_THREATS] = {0};
     int lost[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
 #define HIT(t, strength) (hits[t] += (strength), was_hit[t] = 1, any_hit = 1)
@@ -1085,7 +1102,7 @@ static void damage_step(Game *g, int rockets_only) {
             }
         if (pilot) {
             int bonus = g->pilot_heroic ? 1 : 0, done = 0;
-            for (int t = 0; t < g->nthr; t++) {
+            for (int t = 0; t < g->nthr && (g->all_flags & F_PILOT_TARGET); t++) {
                 Threat *th = &g->thr[t];
                 if (th->status == ACTIVE_THREAT && (flags(th) & F_PILOT_TARGET)) {
                     th->damage += 1 + bonus;
@@ -1116,7 +1133,7 @@ static void damage_step(Game *g, int rockets_only) {
     }
 #undef HIT
     int marauders = 0;
-    if (any_hit)
+    if (any_hit && (g->all_flags & F_MARAUDER))
         for (int t = 0; t < g->nthr; t++) {
             const Threat *th = &g->thr[t];
             if (th->status == ACTIVE_THREAT && th->active && (flags(th) & F_MARAUDER)) marauders++;
@@ -1169,9 +1186,9 @@ static void new_turn(Game *g) {
     g->vc_now = 0;
     g->launched = 0;
     g->pilot_heroic = 0;
-    for (int t = 0; t < g->nthr; t++) {
-        g->thr[t].turn_hits = 0;
-        g->thr[t].turn_stations = 0;
+    for (int k = 0; k < g->nmalf; k++) { /* only malfunctions count hits (system_hit) */
+        g->thr[g->malf[k]].turn_hits = 0;
+        g->thr[g->malf[k]].turn_stations = 0;
     }
 }
 
@@ -1260,19 +1277,16 @@ static void snapshot(Game *g) {
     }
 }
 
-/* Returns 0 while the game goes on (play_next of game.py). */
-static int play_next(Game *g) {
-    if (g->lost || g->turn > g->rules->turns) return 0;
+/* Plays the game to its end: what game.py's play_next does until it returns False (the
+   turns, then the closing step). A destroyed ship jumps back here: one setjmp per game. */
+static void play_all(Game *g) {
     if (setjmp(g->lost_jump)) {
         g->lost = g->gturn;
         snapshot(g);
-        return 0;
+        return;
     }
-    if (g->turn < g->rules->turns)
-        play_turn(g, g->turn + 1);
-    else
-        closing_step(g);
-    return g->turn <= g->rules->turns;
+    while (g->turn < g->rules->turns) play_turn(g, g->turn + 1);
+    closing_step(g);
 }
 
 /* --- the batch interface ------------------------------------------------------------------ */
@@ -1288,6 +1302,12 @@ static void init_tables(void) {
         for (int k = 0; k < 2; k++)
             if (TRACK_Y[b][k]) track_letter[b][TRACK_Y[b][k]] = 2;
     }
+    for (int b = 0; b < 7; b++)
+        for (int s = 0; s <= 16; s++)
+            letter_below[b][s] = (int8_t)(track_letter[b][s] ? s : s ? letter_below[b][s - 1] : 0);
+    for (int mask = 0; mask < 64; mask++)
+        for (int bit = 0, r = 0; bit < 6; bit++)
+            if (mask >> bit & 1) nth_bit[mask][r++] = (int8_t)bit;
     for (int s = 0; s <= 16; s++) distance_band[s] = (int8_t)(s == 0 ? 0 : s <= 5 ? 1 : s <= 10 ? 2 : 3);
     done = 1;
 }
@@ -1380,15 +1400,16 @@ static void score(const Game *g, int32_t *o) {
    seeded: the generator state seeded with the game's seed (a column of a block). */
 static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const uint32_t *seeded,
                       int32_t *out, int16_t *snaps) {
-    memset(g, 0, offsetof(Game, lost_jump));
-    int level = setup[0];
+    int level = setup[0], nthr = setup[5];
+    memset(g, 0, offsetof(Game, thr) + (size_t)nthr * sizeof(Threat));
+    g->nthr = nthr;
     g->rules = &LEVEL_RULES[level];
     g->effects = g->rules->effects;
     for (int z = 0; z < 4; z++) {
         g->letters[z] = track_letter[setup[1 + z]];
+        g->below[z] = letter_below[setup[1 + z]];
         g->length[z] = TRACK_LENGTH[setup[1 + z]];
     }
-    g->nthr = setup[5];
     for (int t = 0; t < g->nthr; t++) {
         Threat *th = &g->thr[t];
         const int32_t *card = cards[setup[6 + 3 * t]];
@@ -1402,7 +1423,13 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
         th->nst = card[C_NSTATIONS];
         for (int k = 0; k < th->nst; k++) th->st[k] = card[C_STATIONS + k];
         g->all_flags |= card[C_FLAGS];
-        if (card[C_MALFUNCTION]) g->malf[g->nmalf++] = t;
+        if (card[C_MALFUNCTION]) {
+            g->malf[g->nmalf++] = t;
+            g->malfunctions[card[C_SYSTEM]] |= 1U << t;
+        }
+        if (card[C_EXTERNAL]) g->external |= 1U << t;
+        if (card[C_SYSTEM] == SYS_BOTS) g->bots |= 1U << t;
+        if (th->token >= 0 && th->token < 16) g->appear_at[th->token] |= 1U << t;
     }
     g->shields[0] = g->shields[1] = g->shields[2] = 1;
     g->reactors[0] = 2;
@@ -1427,8 +1454,7 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     g->snaps = snaps;
     g->nsnaps = 0;
     snapshot(g);
-    while (play_next(g)) {
-    }
+    play_all(g);
     memset(out, 0, OUT_INTS * sizeof *out);
     int survived = g->lost == 0;
     out[O_SURVIVED] = survived;
@@ -1446,93 +1472,173 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     out[O_NSNAPS] = g->nsnaps;
 }
 
-/* A key as one number to compare: a one-word key is its word; a longer one its offset with
-   the top bit set (two equal long keys at different offsets are seeded twice: rare and
+/* A key as one number to compare: a one-word key is its word; a longer one its address with
+   the top bit set (two equal long keys at different addresses are seeded twice: rare and
    harmless). */
-static inline uint64_t key_tag(const uint32_t *keys, int offset) {
-    return keys[offset] == 1 ? keys[offset + 1] : (1ULL << 63) | (uint32_t)offset;
+static inline uint64_t key_tag(const uint32_t *key) {
+    return key[0] == 1 ? key[1] : (1ULL << 63) | (uint64_t)(uintptr_t)key;
 }
 
-/* Plays n games; game i is the setup, plan and key at data + games[3i], games[3i+1] and
-   games[3i+2]. A key is its word count then the words of abs(seed); games of a
-   block of LANES games with the same key share one seeding, and so do the next block's.
+/* The seeded generators a batch keeps: POOL blocks of LANES columns (the states of as many
+   keys), found by key through a small hash table of columns. */
+#define POOL 2
+#define NO_KEY (~0ULL) /* a tag never made: keys are 32-bit words or have the top bit set */
+#define SLOTS 256      /* open addressing over at most POOL * LANES columns */
+
+typedef struct {
+    uint32_t (*seeded)[LANES]; /* POOL blocks of 624 rows */
+    uint64_t owner[POOL * LANES]; /* the key seeded in each column */
+    int16_t slot[SLOTS];          /* column + 1, 0: empty */
+    int used[POOL];               /* the first game of the last block of games that read it */
+} Pool;
+
+static inline unsigned slot_of(uint64_t tag) {
+    return (unsigned)((tag * 0x9E3779B97F4A7C15ULL) >> 56); /* 8 bits: SLOTS */
+}
+
+static int pool_find(const Pool *p, uint64_t tag) {
+    for (unsigned h = slot_of(tag);; h = (h + 1) & (SLOTS - 1)) {
+        int c = p->slot[h];
+        if (!c) return -1;
+        if (p->owner[c - 1] == tag) return c - 1;
+    }
+}
+
+static void pool_index(Pool *p) {
+    memset(p->slot, 0, sizeof p->slot);
+    for (int c = 0; c < POOL * LANES; c++) {
+        if (p->owner[c] == NO_KEY) continue;
+        unsigned h = slot_of(p->owner[c]);
+        while (p->slot[h]) h = (h + 1) & (SLOTS - 1);
+        p->slot[h] = (int16_t)(c + 1);
+    }
+}
+
+/* Gives each of the count distinct keys of a block of games the pool column seeded with it
+   (where[k]; -1 on entry for keys not found). The keys not found are seeded into one block,
+   side by side: a block that no key of these games reads, the least recently used, else the
+   block that fewer of them read, whose keys are seeded again. first: the block's first game. */
+static void pool_seed(Pool *p, Game *scratch, const uint32_t *const *key, const uint64_t *tag,
+                      int *where, int count, int first) {
+    int reads[POOL] = {0}, missing = 0;
+    for (int k = 0; k < count; k++) {
+        if (where[k] >= 0)
+            reads[where[k] / LANES]++;
+        else
+            missing++;
+    }
+    if (missing) {
+        int target = -1;
+        for (int b = 0; b < POOL; b++)
+            if (!reads[b] && (target < 0 || p->used[b] < p->used[target])) target = b;
+        if (target < 0) {
+            target = 0;
+            for (int b = 1; b < POOL; b++)
+                if (reads[b] < reads[target]) target = b;
+            for (int k = 0; k < count; k++)
+                if (where[k] >= 0 && where[k] / LANES == target) {
+                    p->owner[where[k]] = NO_KEY;
+                    where[k] = -1;
+                }
+            reads[target] = 0;
+        }
+        uint32_t (*block)[LANES] = p->seeded + target * 624;
+        uint64_t *owner = p->owner + target * LANES;
+        /* one-word keys in the first columns, seeded together; longer keys after them */
+        uint32_t words[LANES] = {0};
+        int order[LANES], nwords = 0, nlong = 0;
+        for (int k = 0; k < count; k++)
+            if (where[k] < 0 && key[k][0] == 1) {
+                words[nwords] = key[k][1];
+                order[nwords++] = k;
+            }
+        for (int k = 0; k < count; k++)
+            if (where[k] < 0 && key[k][0] != 1) order[nwords + nlong++] = k;
+        int lanes = 0;
+        if (nwords > 2) { /* side by side the seeding of 8 to 32 keys costs about one's */
+            lanes = (nwords + 7) / 8 * 8;
+            seed_lanes(block, words, lanes);
+        }
+        for (int j = lanes ? nwords : 0; j < nwords + nlong; j++) {
+            const uint32_t *k = key[order[j]];
+            seed_one(scratch->rng.mt, k + 1, (int)k[0]); /* the game's buffer as scratch */
+            for (int i = 0; i < 624; i++) block[i][j] = scratch->rng.mt[i];
+        }
+        int written = lanes > nwords + nlong ? lanes : nwords + nlong;
+        for (int c = 0; c < written; c++) owner[c] = NO_KEY;
+        for (int j = 0; j < nwords + nlong; j++) {
+            owner[j] = tag[order[j]];
+            where[order[j]] = target * LANES + j;
+        }
+        reads[target] = 1;
+        pool_index(p);
+    }
+    for (int b = 0; b < POOL; b++)
+        if (reads[b]) p->used[b] = first;
+}
+
+/* Returns the key that follows a plan's ints. */
+static const uint32_t *key_after(const int32_t *plan) {
+    const int32_t *p = plan + 1 + 12 * plan[0];
+    for (int z = 0; z < 3; z++) p += 1 + p[0];
+    return (const uint32_t *)p;
+}
+
+/* Plays n games; game i is the setup, plan and key at the addresses games[3i], games[3i+1]
+   and games[3i+2] (stride 3), or the setup and plan at games[2i] and games[2i+1] with the key
+   after the plan's ints (stride 2). Setup: level, 4 boards, threat count, card/turn/zone per
+   threat; plan: see play_game; key: its word count, then the words of abs(seed), least
+   significant first.
+   Games with the same key share one seeding: the batch keeps the generators of the latest
+   keys seeded and seeds the others a block of LANES games at a time, side by side.
    out: n x OUT_INTS; snaps: NULL, or n x MAX_SNAPS x SNAP_INTS for the state after every
    turn. Returns the number of games played, -1 without memory. */
-int sa_play(int n, const int32_t *games, const int32_t *data, int32_t *out, int16_t *snaps) {
+int sa_play(int n, const uint64_t *games, int stride, int32_t *out, int16_t *snaps) {
     init_tables();
-    const uint32_t *keys = (const uint32_t *)data;
-    /* Heap, not static: ctypes releases the GIL, so two threads may play at once. The seeded
-       generators of this block of games and of the previous one (columns), with their keys;
-       a scratch row for the keys of several words. */
+    /* Heap, not static: ctypes releases the GIL, so two threads may play at once. */
     Game *game = malloc(sizeof *game);
-    uint32_t (*seeded)[LANES] = malloc(2 * 624 * sizeof *seeded);
-    if (!game || !seeded) {
+    Pool *pool = malloc(sizeof *pool);
+    uint32_t (*seeded)[LANES] = malloc(POOL * 624 * sizeof *seeded);
+    if (!game || !pool || !seeded) {
         free(game);
+        free(pool);
         free(seeded);
         return -1;
     }
-    uint64_t owner[2 * LANES];
-    for (int k = 0; k < 2 * LANES; k++) owner[k] = ~0ULL; /* no key: a tag never made */
-    int current = 0; /* which half of seeded/owner this block fills */
+    pool->seeded = seeded;
+    for (int c = 0; c < POOL * LANES; c++) pool->owner[c] = NO_KEY;
+    for (int b = 0; b < POOL; b++) pool->used[b] = -1;
+    memset(pool->slot, 0, sizeof pool->slot);
     for (int start = 0; start < n; start += LANES) {
         int end = start + LANES < n ? start + LANES : n;
-        uint32_t (*block)[LANES] = seeded + current * 624;
-        uint32_t (*previous)[LANES] = seeded + (1 - current) * 624;
-        uint64_t *mine = owner + current * LANES, *theirs = owner + (1 - current) * LANES;
-        uint64_t distinct[LANES];
-        int column[LANES], game_key[LANES], offset[LANES], nfresh = 0, nused = 0;
-        uint32_t words[LANES] = {0};
-        /* the distinct keys of the block: one-word keys not seeded in the previous block
-           take the first columns (seeded together), the others the following columns */
-        for (int i = start; i < end; i++) {
-            int at = games[3 * (size_t)i + 2];
-            uint64_t tag = key_tag(keys, at);
-            int k = 0;
-            while (k < nused && distinct[k] != tag) k++;
-            game_key[i - start] = k;
-            if (k < nused) continue;
-            int again = 0;
-            for (int q = 0; q < LANES; q++) again |= theirs[q] == tag;
-            offset[nused] = at;
-            distinct[nused++] = tag;
-            if (!again && keys[at] == 1) words[nfresh++] = keys[at + 1];
-        }
-        /* side by side the seeding of 8 to 32 keys costs about what one costs alone */
-        if (nfresh > 2) {
-            seed_lanes(block, words, (nfresh + 7) / 8 * 8);
-        } else {
-            for (int k = 0; k < nfresh; k++) {
-                seed_one(game->rng.mt, &words[k], 1); /* the game's buffer as scratch */
-                for (int i = 0; i < 624; i++) block[i][k] = game->rng.mt[i];
+        const uint32_t *key[LANES];
+        uint64_t tag[LANES];
+        int where[LANES], game_key[LANES], count = 0;
+        for (int i = start; i < end; i++) { /* the block's distinct keys */
+            const uint64_t *gi = games + (size_t)stride * i;
+            const uint32_t *k = stride == 3 ? (const uint32_t *)(uintptr_t)gi[2]
+                                            : key_after((const int32_t *)(uintptr_t)gi[1]);
+            uint64_t t = key_tag(k);
+            int d = 0;
+            while (d < count && tag[d] != t) d++;
+            game_key[i - start] = d;
+            if (d == count) {
+                key[count] = k;
+                tag[count] = t;
+                where[count++] = pool_find(pool, t);
             }
         }
-        int fresh = 0, other = nfresh;
-        for (int k = 0; k < nused; k++) {
-            int from = -1;
-            for (int q = 0; q < LANES && from < 0; q++)
-                if (theirs[q] == distinct[k]) from = q;
-            if (from >= 0) {
-                column[k] = other++;
-                for (int i = 0; i < 624; i++) block[i][column[k]] = previous[i][from];
-            } else if (keys[offset[k]] == 1) {
-                column[k] = fresh++;
-            } else {
-                column[k] = other++;
-                seed_one(game->rng.mt, keys + offset[k] + 1, (int)keys[offset[k]]);
-                for (int i = 0; i < 624; i++) block[i][column[k]] = game->rng.mt[i];
-            }
-        }
-        for (int k = 0; k < LANES; k++) mine[k] = ~0ULL;
-        for (int k = 0; k < nused; k++) mine[column[k]] = distinct[k];
+        pool_seed(pool, game, key, tag, where, count, start);
         for (int i = start; i < end; i++) {
-            const int32_t *gi = games + 3 * (size_t)i;
-            play_game(game, data + gi[0], data + gi[1], &block[0][column[game_key[i - start]]],
-                      out + (size_t)i * OUT_INTS,
+            const uint64_t *gi = games + (size_t)stride * i;
+            int column = where[game_key[i - start]];
+            play_game(game, (const int32_t *)(uintptr_t)gi[0], (const int32_t *)(uintptr_t)gi[1],
+                      &seeded[column / LANES * 624][column % LANES], out + (size_t)i * OUT_INTS,
                       snaps ? snaps + (size_t)i * MAX_SNAPS * SNAP_INTS : 0);
         }
-        current = 1 - current;
     }
     free(game);
+    free(pool);
     free(seeded);
     return n;
 }

@@ -52,6 +52,58 @@ class ImportFormatError(InvalidInputError):
         self.col = col
 
 
+#: ANSI colour codes (JSAMG's ``--color-console-text`` wraps every line in them).
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: The three lines JSAMG prints before anything else (program and version, build time,
+#: licence), in this order, on every console output (``-p text``, ``-p FlashPlayerCode``).
+BANNER = (re.compile(r"^Java Space Alert Mission Generator - v\S*$"),
+          re.compile(r"^Build: .*$"),
+          re.compile(r"^This program is free software published under the GPL v[\d.]+$"))
+_LINE_ENDS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines splits
+
+
+@dataclass(frozen=True)
+class ConsoleText:
+    """An input file as JSAMG's console may have printed it, its banner blanked out.
+
+    ``text`` is the file without its byte order mark, with the banner's lines made empty and
+    their line breaks kept: every other character keeps its line and column, so an importer
+    reads it as it would read the bare output and its errors point into the file as it is.
+    """
+
+    text: str
+    banner_end: int  # the banner's last line, 0 when the file has no banner
+
+
+def read_console(text: str) -> ConsoleText:
+    """Blanks the banner JSAMG prints before its output (the importers of its formats share
+    this): its lines in order at the start of the file, blank lines and colour codes around
+    them allowed; only a leading part of the banner is taken too."""
+    text = text.removeprefix("\ufeff")
+    if "Java Space Alert Mission Generator" not in text[:1000]:
+        return ConsoleText(text, 0)  # no banner: the text as it is, nothing split or joined
+    lines = text.splitlines(keepends=True)
+    found = end = 0
+    for number, raw in enumerate(lines, start=1):
+        plain = ANSI.sub("", raw).strip()
+        if not plain:
+            continue
+        if found == len(BANNER) or not BANNER[found].match(plain):
+            break
+        lines[number - 1] = raw[len(raw.rstrip(_LINE_ENDS)):]  # the line break only
+        found, end = found + 1, number
+    return ConsoleText("".join(lines), end) if end else ConsoleText(text, 0)
+
+
+def nothing_to_read(source: str, console: ConsoleText, expected: str) -> ImportFormatError:
+    """The error for a file with nothing to import: empty, or JSAMG's banner alone."""
+    if console.banner_end:
+        return ImportFormatError(source, console.banner_end + 1, 1,
+                                 f"only JSAMG's banner, nothing after it: expected {expected} "
+                                 "after the banner")
+    return ImportFormatError(source, 1, 1, f"empty file: expected {expected}")
+
+
 @dataclass(frozen=True)
 class Located:
     """An event read from a file, with where it was written (1-based line and column)."""

@@ -12,6 +12,9 @@ m:ss without the colon (``010`` = 0:10, ``1030`` = 10:30). Codes::
 
 ``PE`` carries the phase end in our convention (the moment the countdown ends), as JSAMG
 writes it; one web player reads it as the start of its 10-second countdown instead.
+
+What JSAMG prints with ``-p FlashPlayerCode`` is its three-line banner (program and version,
+build time, licence), then the code: the banner is skipped as the text importer skips it.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from authoring.generate.interchange.common import (
     PhaseEnd,
     assemble,
     clip,
+    nothing_to_read,
+    read_console,
 )
 from authoring.mission.model import (
     CommsDown,
@@ -78,11 +83,13 @@ def _time(digits: str) -> tuple[int, int]:
 
 def parse_flash_code(text: str, source: str = "<flash-code>", *,
                      profile: Profile | None = None) -> Mission:
-    """Reads Flash-player code; raises ``ImportFormatError`` at the first bad token."""
+    """Reads Flash-player code, after JSAMG's banner if it has one; raises
+    ``ImportFormatError`` at the first bad token."""
+    console = read_console(text)
     events: list[Located] = []
     ends: list[PhaseEnd] = []
     empty = True
-    for token, line, col in _tokens(text.removeprefix("\ufeff")):
+    for token, line, col in _tokens(console.text):
         empty = False
         if len(events) > MAX_EVENTS:
             raise ImportFormatError(source, line, col, f"more than {MAX_EVENTS} events: a "
@@ -134,8 +141,7 @@ def parse_flash_code(text: str, source: str = "<flash-code>", *,
                                     f"unknown code {code!r} in {token!r}: expected AL/UR "
                                     "threats, ID, DT, CS<seconds> or PE<phase>")
     if empty:
-        raise ImportFormatError(source, 1, 1, f"empty file: expected flash-player codes such "
-                                              f"as {EXAMPLE}")
+        raise nothing_to_read(source, console, f"flash-player codes such as {EXAMPLE}")
     return assemble(source, "flash-code", ends, events, profile=profile)
 
 

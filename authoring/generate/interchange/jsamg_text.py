@@ -28,7 +28,15 @@ from __future__ import annotations
 
 import re
 
-from authoring.generate.interchange.common import ImportFormatError, Located, PhaseEnd, assemble
+from authoring.generate.interchange.common import (
+    ANSI,
+    ImportFormatError,
+    Located,
+    PhaseEnd,
+    assemble,
+    nothing_to_read,
+    read_console,
+)
 from authoring.mission.model import (
     CommsDown,
     DataTransfer,
@@ -64,10 +72,6 @@ _WARNING = re.compile(r"^(1st|2nd|3rd|Operation)(?: phase)? ends in (one minute|
 #: Seconds from a warning line to the end it announces: JSAMG starts each 5 s warning clip
 #: that long before 60 s / 20 s ahead of the end.
 WARNING_LEAD = {"one minute": 65, "twenty seconds": 25}
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_BANNER = (re.compile(r"^Java Space Alert Mission Generator - v\S*$"),
-           re.compile(r"^Build: .*$"),
-           re.compile(r"^This program is free software published under the GPL v[\d.]+$"))
 
 
 def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
@@ -76,21 +80,17 @@ def parse_jsamg_text(text: str, source: str = "<jsamg-text>", *,
     events: list[Located] = []
     ends: list[PhaseEnd] = []
     down: tuple[int, int] | None = None  # (start, line) of an open communications-down
-    lines = text.removeprefix("\ufeff").splitlines()
+    console = read_console(text)  # the banner's lines are left empty
+    lines = console.text.splitlines()
     if not any(line.strip() for line in lines):
-        raise ImportFormatError(source, 1, 1, "empty file: expected lines such as "
-                                              "'00:10 - Time T+1. Threat. Zone red.'")
-    banner = 0
+        raise nothing_to_read(source, console,
+                              "lines such as '00:10 - Time T+1. Threat. Zone red.'")
     operation_seen = False
     warnings: dict[int, tuple[int, int, int]] = {}  # phase -> (end it implies, line, col)
     for number, raw in enumerate(lines, start=1):
-        plain = _ANSI.sub("", raw).strip()
+        plain = ANSI.sub("", raw).strip()
         if not plain:
             continue
-        if banner < len(_BANNER) and _BANNER[banner].match(plain):
-            banner += 1
-            continue
-        banner = len(_BANNER)  # the banner only opens the output
         match = _LINE.match(plain)
         if not match:
             raise ImportFormatError(source, number, 1, f"expected 'MM:SS - <announcement>', "
