@@ -175,7 +175,7 @@ def trim(x: Samples, *, tail_ms: int = 30) -> Samples:
     """Returns ``x`` from its speech onset on, with at most ``tail_ms`` of trailing silence.
 
     The first kept sample is the speech onset (within ``PRE_ROLL_MS``), so a clip placed at a
-    cue's start sample is heard there (tests/audio/test_render.py checks it after decoding).
+    cue's start sample is heard there.
     """
     loud = np.flatnonzero(np.abs(x) > db_to_gain(SILENCE_DBFS))
     if loud.size == 0:

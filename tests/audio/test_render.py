@@ -26,7 +26,7 @@ from authoring.audio.pcm import RATE, rms_dbfs
 from authoring.audio.render import Rendering
 from authoring.cli import app
 from authoring.mission import load_mission
-from authoring.mission.timeline import Cue, compile_timeline
+from authoring.mission.timeline import compile_timeline
 
 runner = CliRunner()
 TOLERANCE = 5 * RATE // 1000  # ±5 ms
@@ -94,65 +94,6 @@ def test_a_misplaced_clip_would_be_caught(short_mission: Path) -> None:
     shifted = np.concatenate([np.zeros(441, np.float32), rendering.track])
     errors = [abs(e) for _, _, e, _ in _onset_errors(rendering, shifted)]
     assert min(errors) >= 441 - 2
-
-
-#: Heard: 10 ms in a row in which the last 5 ms stay within 45 dB of the cue's loudest 5 ms.
-HEARD_DB, HEARD_WINDOW_MS, HEARD_FOR_MS = 45.0, 5, 10
-
-
-def _heard_after_ms(rendering: Rendering, decoded: np.ndarray) -> list[tuple[Cue, float]]:
-    """Returns every spoken cue with how long after its start its speech is heard (ms).
-
-    Found in the decoded track alone, from 50 ms before the cue's start, against the cue's own
-    loudest 5 ms there: the faintest consonant onsets measured (flite's "th", "f", "s", about
-    35-45 dB under their word) count as speech, a click before the speech does not (under
-    10 ms), nor does a noise floor (over 45 dB under). The track must hold speech only: the
-    alarm bed and the effects, which other tests here check, would be heard first.
-    """
-    window = HEARD_WINDOW_MS * RATE // 1000
-    energy = np.cumsum(np.square(decoded, dtype=np.float64))
-    last_5_ms = energy.copy()
-    last_5_ms[window:] -= energy[:-window]
-    run = HEARD_FOR_MS * RATE // 1000
-    found = []
-    for i, clip in sorted(rendering.clips.items()):
-        cue = rendering.timeline.cues[i]
-        start = start_sample(cue.start_ms)
-        lo = start - 50 * RATE // 1000
-        level = last_5_ms[lo: start + len(clip)]
-        quiet = np.concatenate([[0], np.cumsum(level <= np.max(level) * 10 ** (-HEARD_DB / 10))])
-        heard = int(np.argmax(quiet[run:] == quiet[:-run]))  # the first run with no quiet sample
-        found.append((cue, (lo + heard - start) * 1000 / RATE))
-    return found
-
-
-@pytest.mark.parametrize("fmt", ["wav", "mp3"])
-def test_speech_is_heard_from_each_cue_start_after_decoding(
-        short_mission: Path, tmp_path: Path, fmt: str,
-        decode: Callable[[Path], np.ndarray]) -> None:
-    # the onsets above find each clip where it was placed; this finds where its speech is heard,
-    # which is later when a clip carries anything before its speech (docs/soundtrack.md §4:
-    # cues start to the millisecond). The default voice, measured here and on official mission
-    # 1 (wav and mp3 alike): median 0.5-0.7 ms, at most 3.4 ms (the trim's 5 ms pre-roll bounds
-    # it); before the onset trim its "Communication…" cues were heard 21-22 ms late
-    rendering = _render(short_mission, bed=False, effects=False)
-    out = tmp_path / f"speech.{fmt}"
-    write_audio(rendering, out, AudioSettings(fmt, None, None))
-    heard = _heard_after_ms(rendering, decode(out))
-    assert len(heard) == len([c for c in rendering.timeline.cues if c.speech])
-    assert float(np.median([ms for _, ms in heard])) <= 3.0
-    for cue, ms in heard:
-        assert -5.0 <= ms <= 10.0, f"{cue.kind} at {cue.start_ms} ms is heard {ms:.1f} ms after it"
-
-
-def test_speech_heard_late_would_be_caught(short_mission: Path) -> None:
-    # the check itself: the same track 15 ms later must be heard 15 ms late, cue by cue
-    rendering = _render(short_mission, bed=False, effects=False)
-    on_time = _heard_after_ms(rendering, rendering.track)
-    late = _heard_after_ms(rendering, np.concatenate([np.zeros(15 * RATE // 1000, np.float32),
-                                                      rendering.track]))
-    for (cue, a), (_, b) in zip(on_time, late, strict=True):
-        assert abs(b - a - 15.0) <= 0.1, cue.kind
 
 
 def test_wav_renders_are_byte_identical_cold_and_warm(short_mission: Path, tmp_path: Path) -> None:
@@ -410,26 +351,6 @@ def test_official_mission_1_renders_to_mp3(
     decoded = decode(tmp_path / "mission-1.mp3")
     assert math.isclose(len(decoded) / RATE, 604.7, abs_tol=2.0)
     assert float(np.max(np.abs(decoded))) < 1.0
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("voice", ["en", "en-espeak"])
-def test_official_mission_1_speech_is_heard_from_each_cue_start(
-        voice: str, tmp_path: Path, decode: Callable[[Path], np.ndarray]) -> None:
-    # the track of the issue, 72 spoken cues, as an mp3; measured: flite median 0.7 ms, at most
-    # 3.4 ms (before the onset trim: at most 21.9 ms, 8 cues over 20 ms); espeak-ng median
-    # 0.3 ms, between -1.6 ms (mp3 pre-echo) and 1.7 ms
-    root = Path(__file__).resolve().parents[2]
-    timeline = compile_timeline(load_mission(root / "missions/official/mission-1.yaml"))
-    rendering = render_timeline(timeline, load_voice(voice), cache=ClipCache(default_cache_dir()),
-                                options=RenderOptions(bed=False, effects=False))
-    out = tmp_path / "speech.mp3"
-    write_audio(rendering, out, AudioSettings("mp3", None, None))
-    heard = _heard_after_ms(rendering, decode(out))
-    assert len(heard) == 72
-    assert float(np.median([ms for _, ms in heard])) <= 3.0
-    for cue, ms in heard:
-        assert -5.0 <= ms <= 10.0, f"{cue.kind} at {cue.start_ms} ms is heard {ms:.1f} ms after it"
 
 
 def test_the_mission_language_chooses_the_default_voice(short_mission: Path,
