@@ -21,9 +21,6 @@ from authoring.audio.rate import RATE as RATE  # re-exported: most modules take 
 Samples = npt.NDArray[np.float32]
 
 SILENCE_DBFS = -50.0        # below this a sample counts as silence when trimming
-ONSET_DB = 45.0             # speech starts where 5 ms come within this of a clip's loudest 5 ms
-ONSET_WINDOW_MS = 5
-PRE_ROLL_MS = 5             # kept before the speech onset (see _onset)
 SHORT_CLIP_S = 0.4          # pyloudnorm needs at least one 400 ms block
 PEAK_OVER_LUFS_DB = 14.0    # a loudness-normalised word peaks about 14 dB above its LUFS
 CLIP_CEILING_DBFS = -1.0     # no clip may peak above this
@@ -150,38 +147,17 @@ def resample(x: Samples, rate: int, target: int = RATE) -> Samples:
     return np.asarray(resample_poly(x, target // g, rate // g), dtype=np.float32)
 
 
-def _onset(x: Samples, first_loud: int) -> int:
-    """Returns where a clip whose first non-silent sample is ``first_loud`` should start.
-
-    A silence threshold on single samples let a voice's own noise decide: before the "k" of
-    "Communication" flite puts a blip whose samples cross it (45-47 dB under the word) and 15 ms
-    of its noise floor, so that cue began 19 ms before its speech. Speech starts instead where
-    the last 5 ms (ending at the sample judged, so no window hears what follows it) come within
-    ``ONSET_DB`` of the clip's loudest 5 ms: 45 dB keeps the faintest consonant onsets measured
-    (flite's "th", "f" and "s", about 35-45 dB under their word; a cut into "th" makes "three"
-    "free"). ``PRE_ROLL_MS`` before that point are kept, for a consonant's start under the
-    threshold, but never a sample before ``first_loud``: what was always silence stays out.
-    """
-    window = ONSET_WINDOW_MS * RATE // 1000
-    energy = np.cumsum(np.square(x, dtype=np.float64))
-    trailing = energy.copy()
-    trailing[window:] -= energy[:-window]
-    level = float(np.max(trailing)) * 10.0 ** (-ONSET_DB / 10.0)
-    crossing = int(np.argmax(trailing > level))
-    return max(first_loud, crossing - PRE_ROLL_MS * RATE // 1000)
-
-
 def trim(x: Samples, *, tail_ms: int = 30) -> Samples:
-    """Returns ``x`` from its speech onset on, with at most ``tail_ms`` of trailing silence.
+    """Returns ``x`` without its leading silence and with at most ``tail_ms`` of trailing silence.
 
-    The first kept sample is the speech onset (within ``PRE_ROLL_MS``), so a clip placed at a
-    cue's start sample is heard there.
+    The first kept sample is the speech onset, so a clip placed at a cue's start sample is
+    heard exactly there.
     """
     loud = np.flatnonzero(np.abs(x) > db_to_gain(SILENCE_DBFS))
     if loud.size == 0:
         return x[:0]
     end = min(len(x), int(loud[-1]) + 1 + tail_ms * RATE // 1000)
-    return x[_onset(x, int(loud[0])):end]
+    return x[int(loud[0]):end]
 
 
 RADIO_LOW_HZ = 200.0

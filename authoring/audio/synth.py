@@ -1,9 +1,9 @@
 """Speaks cues: fragments → backend (or recorded clips) → processed, cached clips.
 
 Every clip goes through the same steps: resample to 44.1 kHz, trim the leading silence (so the
-first sample is the speech onset, ``pcm.trim``), optional radio filter, loudness normalisation,
-and a round trip through 16-bit samples, so that a clip built now and one read from the cache
-are identical and renders are byte-for-byte repeatable.
+first sample is the onset), optional radio filter, loudness normalisation, and a round trip
+through 16-bit samples, so that a clip built now and one read from the cache are identical and
+renders are byte-for-byte repeatable.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from authoring.errors import InvalidInputError
 from authoring.mission.timeline import Cue
 
 #: Bumped whenever the processing below changes what a clip sounds like.
-PIPELINE_VERSION = 3  # 2: the wider radio band (200-7000 Hz, drive 1.2); 3: onset trim (pcm)
+PIPELINE_VERSION = 2  # 2: the wider radio band (200-7000 Hz, drive 1.2)
 
 
 def _file_digest(path: Path) -> str:
