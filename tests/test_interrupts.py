@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools.processes import left_running
+
 ROOT = Path(__file__).resolve().parents[1]
 MISSION = ROOT / "missions" / "official" / "mission-1.yaml"
 
@@ -84,19 +86,6 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _group_members(pgid: int) -> list[int]:
-    members = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                members.append(int(entry.name))
-    return members
-
-
 def _send(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)  # Ctrl-C: the terminal signals the whole group
@@ -111,12 +100,7 @@ def _finish(proc: subprocess.Popen[str], expected: int) -> str:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("the command did not end after the signal")
     # workers and helpers (multiprocessing's resource tracker) must end too
-    deadline = time.monotonic() + 10
-    while _group_members(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    left = _group_members(proc.pid)
-    if left:
-        os.killpg(proc.pid, signal.SIGKILL)
+    left = left_running(proc.pid, 10, 0.05)
     assert left == [], "processes left running"
     assert "Traceback" not in err, err
     assert proc.returncode == expected, err

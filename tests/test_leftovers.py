@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools.processes import left_running
+
 ROOT = Path(__file__).resolve().parents[1]
 MISSION = ROOT / "tests" / "site" / "data" / "pack" / "missions" / "tiny-drill.yaml"  # 3:20
 FLASH = ROOT / "tests" / "generate" / "data" / "mission-1.flash.txt"
@@ -85,31 +87,13 @@ def _wait_for(condition: Callable[[], bool], proc: subprocess.Popen[bytes], what
         time.sleep(0.002)
 
 
-def _group_members(pgid: int) -> list[int]:
-    members = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                members.append(int(entry.name))
-    return members
-
-
 def _kill_9(proc: subprocess.Popen[bytes]) -> None:
     """``kill -9 PID``: the command dies at once; its children (flite, ffmpeg) are orphaned
     and end on their own, which is waited for (they may still be writing)."""
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=60)
     assert proc.returncode == -signal.SIGKILL
-    deadline = time.monotonic() + 60
-    while _group_members(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    left = _group_members(proc.pid)
-    if left:
-        os.killpg(proc.pid, signal.SIGKILL)
+    left = left_running(proc.pid, 60, 0.02)
     assert left == [], "the killed command's children never ended"
 
 
