@@ -385,44 +385,28 @@ def play(games: Sequence[tuple[Setup, Plan]], seeds: Sequence[int] | None = None
     table: list[int] = []
     append = table.append
     fallback: list[int] = []
-    if seeds is None:  # the common case, and the bench's: each plan's own seed, after it
-        stride = 2
-        for setup, plan in games:
-            s = setup._c_code
-            if s is None:
-                s = _setup_code(setup)
-            p = plan._c_code
-            if p is None:
-                p = _plan_code(plan)
-            if s.signature != p.signature:
-                _validate(setup, plan, p, s.signature)
-            if s.address:
-                append(s.address)
-            else:  # core.c plays the placeholder; the reference's result replaces it
-                fallback.append(len(table) // 2)
-                append(_PLACEHOLDER.address)
-            append(p.address)
-    else:
-        stride = 3
-        keys: dict[int, _Words] = {}  # holds every key passed
-        for (setup, plan), seed in zip(games, seeds, strict=True):
-            s = setup._c_code
-            if s is None:
-                s = _setup_code(setup)
-            p = plan._c_code
-            if p is None:
-                p = _plan_code(plan)
-            if s.signature != p.signature:
-                _validate(setup, plan, p, s.signature)
-            key = keys.get(seed)
+    # without seeds (the common case, and the bench's) each plan's own seed follows it
+    stride = 2 if seeds is None else 3
+    keys: dict[int, _Words] = {}  # holds every key passed
+    for index, (setup, plan) in enumerate(games):
+        s = setup._c_code
+        if s is None:
+            s = _setup_code(setup)
+        p = plan._c_code
+        if p is None:
+            p = _plan_code(plan)
+        if s.signature != p.signature:
+            _validate(setup, plan, p, s.signature)
+        if s.address:
+            append(s.address)
+        else:  # core.c plays the placeholder; the reference's result replaces it
+            fallback.append(index)
+            append(_PLACEHOLDER.address)
+        append(p.address)
+        if seeds is not None:
+            key = keys.get(seeds[index])
             if key is None:
-                key = keys[seed] = _key_code(seed)
-            if s.address:
-                append(s.address)
-            else:
-                fallback.append(len(table) // 3)
-                append(_PLACEHOLDER.address)
-            append(p.address)
+                key = keys[seeds[index]] = _key_code(seeds[index])
             append(key.address)
     count = len(games)
     # Zeroed by repetition: no temporary bytes object to copy (with it, half a megabyte per
