@@ -8,7 +8,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authoring.engine import ship
-from authoring.engine.plan import BLANK, BOTS, HEROIC_BIT, HMOVE, KIND_MASK, LIFT, TRIP_BIT
+from authoring.engine.plan import (
+    BLANK,
+    BOTS,
+    FIRST_MASK,
+    HEROIC_BIT,
+    HMOVE,
+    KIND_MASK,
+    LIFT,
+    TRIP_BIT,
+    second_kind,
+)
 from authoring.engine.plan import BLUE as MOVE_BLUE
 from authoring.engine.plan import RED as MOVE_RED
 from authoring.engine.plan import A as ACT_A
@@ -36,23 +46,44 @@ if TYPE_CHECKING:
 
 
 def delay(g: Game, member: CrewMember, slot: int) -> None:
-    """Delays a crew member's card in ``slot`` (1-12), shifting the chain (docs/rules.md §10)."""
+    """Delays a crew member's card in ``slot`` (1-12), shifting the chain (docs/rules.md §10).
+
+    A delay of the next turn caused by the first half of a double action (a busy gravolift,
+    slime) splits the card instead: its second half becomes a card of its own in the next
+    turn, shifting the chain (docs/rules.md §19.3).
+    """
+    slots = member.slots
+    if member is g.halfway and slot == g.turn + 1:
+        g.halfway = None
+        second = second_kind(slots[slot - 2])
+        slots[slot - 2] &= FIRST_MASK
+        if slot <= 12:
+            insert(member, slot - 1, second)
+        if g.log is not None:
+            g.note("action", f"{member.label}'s double action splits: its second half "
+                             + (f"moves to turn {slot}" if slot <= 12 else "is lost"))
+        return
     if slot > 12:
         return
-    slots = member.slots
     i = slot - 1
     if slots[i] == BLANK:
         return
-    j = i + 1
+    insert(member, i, BLANK)
+    if g.log is not None:
+        g.note("action", f"{member.label} is delayed in turn {slot}")
+
+
+def insert(member: CrewMember, i: int, code: int) -> None:
+    """Puts ``code`` in slot index ``i``, pushing the cards there up to the next blank."""
+    slots = member.slots
+    j = i
     while j < 12 and slots[j] != BLANK:
         j += 1
     if j == 12:
         slots[i + 1:12] = slots[i:11]
     else:
         slots[i + 1:j + 1] = slots[i:j]
-    slots[i] = BLANK
-    if g.log is not None:
-        g.note("action", f"{member.label} is delayed in turn {slot}")
+    slots[i] = code
 
 
 def knock_out(g: Game, member: CrewMember) -> None:
@@ -79,27 +110,69 @@ def enter(g: Game, member: CrewMember, station: int) -> None:
 
 
 def act(g: Game, member: CrewMember, turn: int) -> None:
-    """Resolves one crew member's card for this turn (step 2)."""
+    """Resolves one crew member's card for this turn (step 2).
+
+    A double action plays its halves in order, the second from wherever the first left the
+    crew member, unless that was space or a knock-out (docs/rules.md §19.3); every per-turn
+    limit (an armed cannon, the one rocket, a used gravolift) counts both halves.
+    """
     if member.out:
         return
     code = member.slots[turn - 1]
-    kind = code & KIND_MASK
-    heroic = bool(code & HEROIC_BIT)
-    who = member.label
+    second = second_kind(code)
     if member.station == SPACE:
-        if kind == BOTS:
-            g.pilot_heroic = heroic
-            if g.log is not None:
-                g.note("action", f"{who} stays in space with the interceptors")
-            return
-        if g.log is not None:
-            g.note("action", f"{who} flies the interceptors back to UR")
-        enter(g, member, UR)
-        if kind != BLANK:
-            delay(g, member, turn)
+        in_space(g, member, turn, code, second)
         return
+    if not second:
+        half(g, member, turn, code)
+    else:
+        _between_halves(g, member)  # a delay from the first half splits the card
+        half(g, member, turn, code & FIRST_MASK & ~TRIP_BIT)
+        if g.halfway is member:
+            g.halfway = None
+            # A first half that flew the interceptors out ends the card: in space the pilot
+            # plays no half (docs/rules.md §19.3).
+            if not member.out and member.station != SPACE:
+                half(g, member, turn, second)
+    if code & TRIP_BIT:
+        if g.log is not None:
+            g.note("action", f"{member.label} tripped")
+        delay(g, member, turn + 1)
+
+
+def _between_halves(g: Game, member: CrewMember) -> None:
+    # Set here, not in ``act``: there mypy (and the mypyc build) would take ``g.halfway`` for
+    # ``member`` after the first half too, though a split resets it.
+    g.halfway = member
+
+
+def in_space(g: Game, member: CrewMember, turn: int, code: int, second: int) -> None:
+    """Plays the pilot's card: battlebots keep him in space, any other card brings him back.
+
+    A double action with a battlebots half counts as battlebots (never heroic); any other
+    card returns the pilot to UR and is delayed whole (docs/rules.md §8.6, §19.3).
+    """
+    kind = code & KIND_MASK
+    who = member.label
+    if kind == BOTS or second == BOTS:
+        g.pilot_heroic = bool(code & HEROIC_BIT)
+        if g.log is not None:
+            g.note("action", f"{who} stays in space with the interceptors")
+        return
+    if g.log is not None:
+        g.note("action", f"{who} flies the interceptors back to UR")
+    enter(g, member, UR)
+    if kind != BLANK:
+        delay(g, member, turn)
+
+
+def half(g: Game, member: CrewMember, turn: int, code: int) -> None:
+    """Resolves one action on the ship: a single card or one half of a double action."""
+    kind = code & KIND_MASK
     if kind == BLANK:
         return
+    heroic = bool(code & HEROIC_BIT)
+    who = member.label
     here = member.station
     if kind in (MOVE_RED, MOVE_BLUE):
         to = ship.neighbour(here, -1 if kind == MOVE_RED else 1)
@@ -133,10 +206,6 @@ def act(g: Game, member: CrewMember, turn: int) -> None:
         action_c(g, member, turn)
     elif kind == BOTS and g.rules.internal_threats:
         action_bots(g, member, heroic)
-    if code & TRIP_BIT:
-        if g.log is not None:
-            g.note("action", f"{who} tripped")
-        delay(g, member, turn + 1)
 
 
 def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:

@@ -282,7 +282,8 @@ def _setup_code(setup: Setup) -> _SetupCode:
                 break
             words += (index[card.id], turn, zone)
         playable = len(words) == 6 + 3 * len(order) and len(order) <= MAX_THREATS
-        code = _SetupCode(array("i", words), playable, (setup.players or 0) * 8 + setup.level)
+        code = _SetupCode(array("i", words), playable,
+                          ((setup.players or 0) * 8 + setup.level) * 2 + setup.double_actions)
         object.__setattr__(setup, "_c_code", code)  # a frozen dataclass: a cache of its own
     return code
 
@@ -342,8 +343,7 @@ def _validate(setup: Setup, plan: Plan, code: _PlanCode, signature: int) -> None
     """Raises the reference's ``SetupError``/``PlanError`` for an illegal game (see
     ``game.initial_state``); remembers a legal pairing on the plan."""
     if signature not in code.validated:
-        setup.check_crew(len(plan.crew))
-        game._check_plan_level(plan, get_level(setup.level))
+        game.check_plan(setup, plan)
         code.validated.add(signature)
     code.signature = signature
 

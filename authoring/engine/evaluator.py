@@ -36,7 +36,7 @@ from typing import Any, Generic, TypeVar
 
 from authoring.engine.game import Game, ShipDestroyed
 from authoring.engine.levels import RuleLevel
-from authoring.engine.plan import KIND_MASK, LIFT, A, B
+from authoring.engine.plan import KIND_MASK, LIFT, A, B, second_kind
 from authoring.engine.scoring import score_state
 from authoring.engine.ship import (
     GRAVOLIFT,
@@ -404,6 +404,7 @@ def relevant_kinds(state: State) -> set[int]:
     lowered capacity has already gone back to the bank. Structural never matters.
     """
     future = [code & KIND_MASK for member in state.crew for code in member.slots[state.turn:]]
+    future += [second_kind(code) for member in state.crew for code in member.slots[state.turn:]]
     kinds = set()
     for th in state.threats:
         if th.status in (PENDING, ACTIVE_THREAT) and any(

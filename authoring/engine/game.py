@@ -44,8 +44,7 @@ if TYPE_CHECKING:
 
 def initial_state(setup: Setup, plan: Plan) -> State:
     """Returns the starting state of the Resolution Round (docs/rules.md §3)."""
-    setup.check_crew(len(plan.crew))
-    _check_plan_level(plan, get_level(setup.level))
+    check_plan(setup, plan)
     crew = [CrewMember(c.label, list(c.codes)) for c in plan.crew]
     # The core's own card objects, by id: the native core compiles cards.py, so its Card is
     # another class than the one the (shared) Setup holds; here it is the same object.
@@ -53,6 +52,17 @@ def initial_state(setup: Setup, plan: Plan) -> State:
     threats = [ThreatState(cards[card.id], turn, zone)
                for card, turn, zone in setup.appearance_order]
     return State(crew, threats, setup.track_names)
+
+
+def check_plan(setup: Setup, plan: Plan) -> None:
+    """Rejects a plan the setup cannot play: crew size, the rule level's cards, double
+    actions off a double-action track (``SetupError``/``PlanError``)."""
+    setup.check_crew(len(plan.crew))
+    _check_plan_level(plan, get_level(setup.level))
+    if not setup.double_actions and plan.has_double_actions:
+        raise PlanError("expected single actions: double-action cards are played only on "
+                        "double-action tracks (a mission with profile: double-action), got "
+                        + _first_double(plan))
 
 
 def _check_plan_level(plan: Plan, rules: RuleLevel) -> None:
@@ -73,6 +83,14 @@ def _check_plan_level(plan: Plan, rules: RuleLevel) -> None:
             if action.tripped and not rules.delays:
                 raise PlanError(f"expected no tripped card at rule level {rules.level} (cards "
                                 f"face up), got {action.token()!r} for {crew.label}")
+
+
+def _first_double(plan: Plan) -> str:
+    for crew in plan.crew:
+        for turn, action in enumerate(crew.actions, 1):
+            if action.is_double:
+                return f"{action.token()!r} for {crew.label} in turn {turn}"
+    return "none"  # pragma: no cover - called only when the plan has one
 
 
 class Game:
@@ -136,6 +154,8 @@ class Game:
         self.vc_now = 0
         self.launched = False
         self.pilot_heroic = False
+        # The crew member between the halves of a double action (a delay then splits it).
+        self.halfway: CrewMember | None = None
         self.turn_stations: dict[int, set[int]] = {}  # threat id -> stations hit this turn
         self.turn_hits: dict[int, int] = {}  # threat id -> hits this turn
 

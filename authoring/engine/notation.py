@@ -32,15 +32,7 @@ from __future__ import annotations
 import re
 
 from authoring.engine.errors import NotationError
-from authoring.engine.plan import (
-    HEROIC_BIT,
-    HMOVE,
-    KIND_MASK,
-    TRIP_BIT,
-    Action,
-    encode,
-    parse_action,
-)
+from authoring.engine.plan import decode, encode, parse_action
 from authoring.engine.ship import STATION_CODES, TOKEN_LETTERS, ZONE_LETTERS
 from authoring.engine.state import (
     ACTIVE_THREAT,
@@ -63,10 +55,7 @@ _OPTIONAL = {"hull"}
 
 
 def _token(code: int) -> str:
-    kind = code & KIND_MASK
-    action = Action(kind, bool(code & HEROIC_BIT), (code >> 8) - 1 if kind == HMOVE else -1,
-                    bool(code & TRIP_BIT))
-    return action.token()
+    return decode(code).token()
 
 
 def _threat(th: ThreatState) -> str:

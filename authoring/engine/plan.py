@@ -7,7 +7,9 @@ The compact text form has one line per crew member, seats in order::
     A1: A A
 
 Tokens: ``-`` blank; ``r`` / ``b`` move red / blue; ``l`` gravolift; ``A`` ``B`` ``C``;
-``R`` battlebots; heroic ``A+`` ``B+`` ``R+`` and heroic moves ``>UR`` … ``>LB``; a trailing
+``R`` battlebots; heroic ``A+`` ``B+`` ``R+`` and heroic moves ``>UR`` … ``>LB``; a double
+action (New Frontier, double-action tracks only) writes its two halves together in the order
+they are played, such as ``rA`` or ``lC`` (``DOUBLE_PAIRS``, docs/rules.md §19.2); a trailing
 ``!`` marks a tripped card (executed, then the crew member is delayed). Missing trailing slots
 are blank. A label starting with ``A`` is an android (androids cannot trip). Optional lines:
 ``seed: 7``, ``draw: E1-07 SE2-03 …`` (cards for the mission's threats in order, ``-`` = not
@@ -43,21 +45,37 @@ C: Final = 6
 BOTS: Final = 7
 HMOVE: Final = 8
 KIND_NAMES: tuple[str, ...] = ("blank", "red", "blue", "lift", "A", "B", "C", "bots", "move")
+_LETTERS = "-rblABCR"  # plan letter of each kind up to BOTS
 _SIMPLE = {"-": BLANK, "r": RED, "b": BLUE, "l": LIFT, "A": A, "B": B, "C": C, "R": BOTS}
 _HEROIC = {"A+": A, "B+": B, "R+": BOTS}
-_TOKEN = re.compile(r"^(?:(?P<simple>[-rblABCR])|(?P<heroic>[ABR]\+)|>(?P<to>[ULul][RWBrwb]))"
-                    r"(?P<trip>!)?$")
-VALID_TOKENS = "-, r, b, l, A, B, C, R, A+, B+, R+, >UR/>UW/>UB/>LR/>LW/>LB (optional ! = tripped)"
+_TOKEN = re.compile(r"^(?:(?P<simple>[-rblABCR])|(?P<pair>[rblABCR]{2})|(?P<heroic>[ABR]\+)"
+                    r"|>(?P<to>[ULul][RWBrwb]))(?P<trip>!)?$")
+VALID_TOKENS = ("-, r, b, l, A, B, C, R, A+, B+, R+, >UR/>UW/>UB/>LR/>LW/>LB, a double action "
+                "such as rA (optional ! = tripped)")
+#: The faces of the expansion's double-action cards, first half then second (docs/rules.md
+#: §19.2): the only public list of them, so no plan uses a pair the box may not have. The 14
+#: other pairs of two halves (AA, BB, CC, RR, ll, AR, BR, CR, CB, Rr, lr, lb, rb, br) are
+#: refused.
+DOUBLE_PAIRS: tuple[str, ...] = (
+    "AB", "AC", "Ab", "Ar", "Al",
+    "BA", "Bb", "BC", "Bl", "Br",
+    "CA", "Cb", "Cl", "Cr",
+    "RA", "RB", "Rb", "RC", "Rl",
+    "bA", "bB", "bR", "bb", "bC", "bl",
+    "rA", "rB", "rR", "rC", "rl", "rr",
+    "lA", "lB", "lR", "lC",
+)
 
 
 @dataclass(frozen=True)
 class Action:
-    """One plan slot: a card half, possibly heroic, possibly tripped."""
+    """One plan slot: a card half, possibly heroic, possibly tripped, or a double action."""
 
     kind: int = BLANK
     heroic: bool = False
     target: int = -1  # heroic move: the station index
     tripped: bool = False
+    second: int = BLANK  # a double action's second half (its first half is ``kind``)
 
     def token(self) -> str:
         """Returns the compact text token of the action."""
@@ -66,8 +84,13 @@ class Action:
         elif self.heroic:
             text = "ABR"[(A, B, BOTS).index(self.kind)] + "+"
         else:
-            text = "-rblABCR"[self.kind]
+            text = _LETTERS[self.kind] + (_LETTERS[self.second] if self.second else "")
         return text + ("!" if self.tripped else "")
+
+    @property
+    def is_double(self) -> bool:
+        """Tells whether the slot holds a double-action card."""
+        return self.second != BLANK
 
     @property
     def is_blank(self) -> bool:
@@ -79,12 +102,29 @@ BLANK_ACTION = Action()
 HEROIC_BIT: Final = 16
 TRIP_BIT: Final = 32
 KIND_MASK: Final = 15
+#: A double action's second half sits in bits 12-15 of the code (bits 8-11: a heroic move's
+#: station + 1; a double action is never heroic, so the two never meet).
+SECOND_SHIFT: Final = 12
+FIRST_MASK: Final = (1 << SECOND_SHIFT) - 1
 
 
 def encode(action: Action) -> int:
     """Packs an action into the small integer the engine dispatches on."""
     return (action.kind | (HEROIC_BIT if action.heroic else 0)
-            | (TRIP_BIT if action.tripped else 0) | ((action.target + 1) << 8))
+            | (TRIP_BIT if action.tripped else 0) | ((action.target + 1) << 8)
+            | (action.second << SECOND_SHIFT))
+
+
+def second_kind(code: int) -> int:
+    """Returns the kind of an encoded slot's second half (``BLANK`` for a single card)."""
+    return (code >> SECOND_SHIFT) & KIND_MASK
+
+
+def decode(code: int) -> Action:
+    """Returns the action of an encoded slot (the inverse of ``encode``)."""
+    kind = code & KIND_MASK
+    return Action(kind, bool(code & HEROIC_BIT), (code >> 8 & KIND_MASK) - 1 if kind == HMOVE
+                  else -1, bool(code & TRIP_BIT), second_kind(code))
 
 
 def parse_action(token: str) -> Action:
@@ -98,6 +138,12 @@ def parse_action(token: str) -> Action:
         if kind == BLANK and trip:
             raise PlanError(f"expected a card to trip over, got {token!r}")
         return Action(kind, tripped=trip)
+    if match["pair"]:
+        pair = match["pair"]
+        if pair not in DOUBLE_PAIRS:
+            raise PlanError(f"expected a double action of the expansion's cards "
+                            f"({' '.join(DOUBLE_PAIRS)}), got {token!r}")
+        return Action(_SIMPLE[pair[0]], tripped=trip, second=_SIMPLE[pair[1]])
     if match["heroic"]:
         return Action(_HEROIC[match["heroic"]], heroic=True, tripped=trip)
     return Action(HMOVE, heroic=True, target=STATIONS.index(match["to"].upper()), tripped=trip)
@@ -177,6 +223,11 @@ class Plan:
                 raise PlanError(f"expected each {zone} damage token at most once, got {kinds}")
         if self.trajectories is not None:
             _check_trajectories(self.trajectories)
+
+    @property
+    def has_double_actions(self) -> bool:
+        """Tells whether any slot holds a double-action card."""
+        return any(a.second for c in self.crew for a in c.actions)
 
     def text(self) -> str:
         """Returns the compact text form, which ``parse_plan`` reads back."""

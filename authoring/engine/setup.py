@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from authoring.engine.errors import SetupError
+from authoring.engine.expansion import missing_rules
 from authoring.engine.levels import get_level
 from authoring.engine.plan import ZONES, Plan
 from authoring.engine.threats.cards import Card, get_card, load_cards
@@ -56,6 +57,8 @@ class Setup:
     trajectories: Mapping[str, str]
     players: int | None = None  # None: any crew size 1..5 (engine tests)
     level: int = 4  # rule level (docs/rules.md §17); 4 is the full game
+    # Double-action cards may be played (a double-action track, docs/rules.md §19).
+    double_actions: bool = False
 
     # The C core's encoding of this object (authoring/engine/ccore.py caches it here on first
     # use; not a field: no part of equality, hashing or the text forms).
@@ -145,10 +148,14 @@ def pinned_card_problems(mission: Mission) -> list[tuple[int, str]]:
         if card_id is None:
             continue
         card = cards.get(card_id)
-        if card is None or not card.playable:
-            what = "unknown threat card" if card is None else "threat card without rules"
-            found.append((index, f"{what} {card_id!r}: expected the id of a threat card "
-                                 "of the base game, such as E1-07 or SI2-03"))
+        if card is None:
+            found.append((index, f"unknown threat card {card_id!r}: expected the id of a "
+                                 "threat card of the base game, such as E1-07 or SI2-03"))
+            continue
+        if not card.playable:
+            found.append((index, f"threat card {card_id} ({card.name}, New Frontier) "
+                                 f"{missing_rules(card)}: expected a card the engine plays, "
+                                 "such as E1-07 or SI2-03"))
             continue
         serious = bool(getattr(event, "serious", False))
         external = getattr(event, "zone", "") != "internal"
@@ -167,6 +174,8 @@ def pinned_card_problems(mission: Mission) -> list[tuple[int, str]]:
 
 #: Rule level of each mission profile (authoring.mission.model.PROFILES); others: full game.
 PROFILE_LEVELS: Mapping[str, int] = {"test-run": 1}
+#: The profiles whose crews play the expansion's double-action cards (docs/rules.md §19.1).
+DOUBLE_ACTION_PROFILES: frozenset[str] = frozenset({"double-action"})
 
 
 def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = None,
@@ -216,18 +225,21 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
     if trajectories is None:
         trajectories = dict(zip(ZONES, rng.sample([f"T{n}" for n in range(1, 8)], 4),
                                 strict=True))
+    profile = str(getattr(mission, "profile", ""))
     if level is None:
-        level = PROFILE_LEVELS.get(str(getattr(mission, "profile", "")), 4)
-    setup = Setup(tuple(events), dict(trajectories), players=players, level=level)
+        level = PROFILE_LEVELS.get(profile, 4)
+    setup = Setup(tuple(events), dict(trajectories), players=players, level=level,
+                  double_actions=profile in DOUBLE_ACTION_PROFILES)
     setup.check_crew(crew)
     return setup
 
 
 def make_setup(threats: Iterable[tuple[int, str, str]], trajectories: str,
-               players: int | None = None, level: int = 4) -> Setup:
+               players: int | None = None, level: int = 4, *,
+               double_actions: bool = False) -> Setup:
     """Builds a setup from ``(turn, zone, card)`` triples and ``"T1 T2 T3 T4"``."""
     names = trajectories.split()
     if len(names) != 4:
         raise SetupError(f"expected 4 trajectories (red white blue internal), got {len(names)}")
     return Setup(tuple(ThreatEvent(t, z, c) for t, z, c in threats),
-                 dict(zip(ZONES, names, strict=True)), players, level)
+                 dict(zip(ZONES, names, strict=True)), players, level, double_actions)

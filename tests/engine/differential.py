@@ -2,8 +2,9 @@
 C) and compares them.
 
 Shared by tests/engine/test_differential.py (bounded, every CI run) and bench/differential.py
-(the full 100,000-game run). A game is a generated mission (base-game profiles ``base``,
-``training`` and ``test-run``; 4 or 5 players), a random legal plan of that many figures with
+(the full 100,000-game run). A game is a generated mission (profiles ``base``, ``training``,
+``test-run`` and ``double-action``; 4 or 5 players), a random legal plan of that many figures
+(with double actions on double-action tracks, docs/rules.md §19) with
 a random seed, random forced damage tokens and, in half the games, cards pinned through the
 plan's ``draw`` (the rest drawn by the engine with the plan's seed). Compared: the whole
 ``Result`` (outcome, cause, damage per zone, threat fates, score breakdown) and the state
@@ -23,15 +24,17 @@ from pathlib import Path
 from authoring.engine import Plan, Result, Setup, make_crew_plan, setup_from_mission
 from authoring.engine.cores import Core
 from authoring.engine.errors import EngineError
-from authoring.engine.plan import TOKEN_KINDS, ZONES
+from authoring.engine.plan import DOUBLE_PAIRS, TOKEN_KINDS, ZONES
 from authoring.generate import GenerateOptions, generate_mission, generated_text
 from authoring.mission.model import Mission
 
-PROFILES = ("base", "training", "test-run")  # the base game's profiles (no expansion)
+PROFILES = ("base", "training", "test-run", "double-action")
 MISSION_SEEDS = range(1, 5)
 SIMPLE = ["-", "-", "r", "b", "l", "A", "A", "B", "C", "R", "A!", "r!"]
 LEVEL_1 = ["-", "-", "r", "b", "l", "A", "A", "B", "C", "R"]  # no heroic, no tripped cards
 HEROIC = ["A+", "B+", "R+", ">UR", ">UW", ">UB", ">LR", ">LW", ">LB"]
+#: Double-action cards, each also tripped
+DOUBLE = [*DOUBLE_PAIRS, *(pair + "!" for pair in DOUBLE_PAIRS[::5])]
 
 
 @dataclass(frozen=True)
@@ -61,15 +64,18 @@ def _mission(profile: str, players: int, seed: int) -> Mission:
     return generate_mission(options).mission
 
 
-def crew_tokens(rng: random.Random, figures: int, level_1: bool) -> list[list[str]]:
+def crew_tokens(rng: random.Random, figures: int, level_1: bool,
+                doubles: bool = False) -> list[list[str]]:
     """Returns random legal tokens: 12 per figure, at most one heroic card each (none, and
-    blanks after turn 7, at rule level 1)."""
+    blanks after turn 7, at rule level 1); with ``doubles`` about half the cards are double
+    actions."""
     crew = []
     for _ in range(figures):
         if level_1:
             tokens = [rng.choice(LEVEL_1) for _ in range(7)] + ["-"] * 5
         else:
-            tokens = [rng.choice(SIMPLE) for _ in range(12)]
+            tokens = [rng.choice(DOUBLE) if doubles and rng.random() < 0.5
+                      else rng.choice(SIMPLE) for _ in range(12)]
             if rng.random() < 0.5:
                 tokens[rng.randrange(12)] = rng.choice(HEROIC)
         crew.append(tokens)
@@ -115,7 +121,8 @@ def random_case(rng: random.Random) -> Case:
     mission = _mission(profile, players, mission_seed)
     draw = pinned_draw(rng, mission, players) if rng.random() < 0.5 else ()
     return make_case(profile, players, mission_seed,
-                     crew_tokens(rng, players, profile == "test-run"), rng.randrange(2**32),
+                     crew_tokens(rng, players, profile == "test-run",
+                                 profile == "double-action"), rng.randrange(2**32),
                      forced_tokens(rng), draw)
 
 

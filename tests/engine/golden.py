@@ -7,6 +7,7 @@ A file holds one or more scenarios separated by a line ``---``. Lines::
     trajectories: T1 T2 T3 T4        # red white blue internal
     players: 4                       # optional: checks the crew size against the player count
     level: 1                         # optional rule level 1-4 (default 4, the full game)
+    double actions: yes              # optional: a double-action track (docs/rules.md §19)
     threat: 1 white E1-05            # turn, zone, card (one line per threat)
     P1: C - A A                      # crew lines, seed:, tokens: as in the plan notation
     A1:
@@ -54,6 +55,7 @@ class Scenario:
     trajectories: str = ""
     players: int | None = None
     level: int = 4
+    double_actions: bool = False
     threats: list[tuple[int, str, str]] = field(default_factory=list)
     plan_lines: list[str] = field(default_factory=list)
     expect: dict[str, str] = field(default_factory=dict)
@@ -65,7 +67,8 @@ class Scenario:
 
     def setup(self):  # type: ignore[no-untyped-def]
         """Returns the engine setup of this mission."""
-        return make_setup(self.threats, self.trajectories, self.players, self.level)
+        return make_setup(self.threats, self.trajectories, self.players, self.level,
+                          double_actions=self.double_actions)
 
     def run(self, core: str = PYTHON) -> Result:
         """Resolves the scenario with a trace of the notation after each turn on a core
@@ -113,6 +116,8 @@ def _parse_block(text: str, source: str) -> Scenario | None:
             scenario.players = int(value)
         elif key == "level":
             scenario.level = int(value)
+        elif key == "double actions":
+            scenario.double_actions = value == "yes"
         elif key == "threat":
             turn, zone, card = value.split()
             scenario.threats.append((int(turn), zone, card))

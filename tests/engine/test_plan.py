@@ -10,7 +10,18 @@ import pytest
 from ruamel.yaml import YAML
 
 from authoring.engine import Plan, PlanError, make_setup, parse_plan, resolve
-from authoring.engine.plan import BLANK, BOTS, HMOVE, LIFT, A, parse_action
+from authoring.engine.plan import (
+    BLANK,
+    BOTS,
+    DOUBLE_PAIRS,
+    HMOVE,
+    LIFT,
+    RED,
+    A,
+    decode,
+    encode,
+    parse_action,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "plan.schema.json").read_text(encoding="utf-8"))
@@ -25,10 +36,35 @@ def test_tokens_parse() -> None:
     assert (move.kind, move.target, move.tripped) == (HMOVE, 4, True)
 
 
-@pytest.mark.parametrize("token", ["X", "a", "C+", ">XX", "-!", "AB"])
+@pytest.mark.parametrize("token", ["X", "a", "C+", ">XX", "-!", "ABC", "A+B", "rA+"])
 def test_unknown_token_is_rejected(token: str) -> None:
     with pytest.raises(PlanError, match=r"^expected an action|^expected a card"):
         parse_action(token)
+
+
+def test_double_actions_are_the_35_faces_in_order() -> None:
+    # docs/rules.md §19.2: the first half first; the 35 faces, each tripped too
+    assert len(DOUBLE_PAIRS) == len(set(DOUBLE_PAIRS)) == 35
+    action = parse_action("rA!")
+    assert (action.kind, action.second, action.tripped, action.heroic) == (RED, A, True, False)
+    assert action.token() == "rA!" and decode(encode(action)) == action
+    for pair in DOUBLE_PAIRS:
+        assert parse_action(pair).token() == pair
+    refused = [a + b for a in "rblABCR" for b in "rblABCR" if a + b not in DOUBLE_PAIRS]
+    assert sorted(refused) == sorted(["AA", "BB", "CC", "RR", "ll", "AR", "BR", "CR", "CB", "Rr",
+                                      "lr", "lb", "rb", "br"])
+    for pair in refused:
+        with pytest.raises(PlanError, match="expected a double action of the expansion's cards"):
+            parse_action(pair)
+
+
+def test_double_actions_play_only_on_double_action_tracks() -> None:
+    plan = parse_plan("P1: rA\nP2: -")
+    with pytest.raises(PlanError, match="double-action cards are played only on double-action "
+                                        "tracks .*'rA' for P1 in turn 1"):
+        resolve(make_setup([], "T1 T2 T3 T4"), plan)
+    assert resolve(make_setup([], "T1 T2 T3 T4", double_actions=True), plan).survived
+    assert parse_plan(plan.text()) == plan
 
 
 def test_thirteen_slots_are_rejected() -> None:

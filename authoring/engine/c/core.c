@@ -30,6 +30,8 @@ enum { K_BLANK, K_RED, K_BLUE, K_LIFT, K_A, K_B, K_C, K_BOTS, K_HMOVE };
 #define HEROIC_BIT 16
 #define TRIP_BIT 32
 #define KIND_MASK 15
+#define SECOND_SHIFT 12 /* a double action's second half (plan.py) */
+#define FIRST_MASK ((1 << SECOND_SHIFT) - 1)
 enum { W_HEAVY, W_LIGHT, W_PULSE, W_ROCKET, W_INTERCEPTORS };
 enum { SYS_NONE, SYS_A, SYS_B, SYS_C, SYS_BOTS, SYS_PILOT };
 
@@ -181,6 +183,7 @@ typedef struct {
     const int8_t *letters[4], *below[4];
     int length[4];
     int armed[6], lift_used[3], vc_now, launched, pilot_heroic;
+    const void *halfway; /* the crew member between the halves of a double action */
     int forced[3][MAX_FORCED], nforced[3], fpos[3];
     int cause; /* 1 + zone: a 7th damage; 10 + threat: it reached Z */
     int nthr;
@@ -346,19 +349,31 @@ static void ship_destroyed(Game *g, int cause) {
 
 /* --- crew (actions.py) -------------------------------------------------------------------- */
 
-static void delay(Game *g, Crew *m, int slot) {
-    (void)g;
-    if (slot > 12) return;
+static void insert(Crew *m, int i, int code) {
     int *s = m->slots;
-    int i = slot - 1;
-    if (s[i] == K_BLANK) return;
-    int j = i + 1;
+    int j = i;
     while (j < 12 && s[j] != K_BLANK) j++;
     if (j == 12)
         memmove(&s[i + 1], &s[i], (size_t)(11 - i) * sizeof *s);
     else
         memmove(&s[i + 1], &s[i], (size_t)(j - i) * sizeof *s);
-    s[i] = K_BLANK;
+    s[i] = code;
+}
+
+/* A delay of the next turn from the first half of a double action splits the card: the
+   second half becomes the next turn's card (actions.delay). */
+static void delay(Game *g, Crew *m, int slot) {
+    int *s = m->slots;
+    if (g->halfway == m && slot == g->gturn + 1) {
+        g->halfway = NULL;
+        int second = (s[slot - 2] >> SECOND_SHIFT) & KIND_MASK;
+        s[slot - 2] &= FIRST_MASK;
+        if (slot <= 12) insert(m, slot - 1, second);
+        return;
+    }
+    if (slot > 12) return;
+    if (s[slot - 1] == K_BLANK) return;
+    insert(m, slot - 1, K_BLANK);
 }
 
 static void knock_out(Crew *m) {
@@ -527,19 +542,9 @@ static void action_bots(Game *g, Crew *m, int heroic) {
     if (gone) destroy(g, th, m);
 }
 
-static void act(Game *g, Crew *m, int turn) {
-    if (m->out) return;
-    int code = m->slots[turn - 1];
+/* One action on the ship: a single card or one half of a double action (actions.half). */
+static void half(Game *g, Crew *m, int turn, int code) {
     int kind = code & KIND_MASK, heroic = (code & HEROIC_BIT) != 0;
-    if (m->station == SPACE) {
-        if (kind == K_BOTS) {
-            g->pilot_heroic = heroic;
-            return;
-        }
-        enter(g, m, UR);
-        if (kind != K_BLANK) delay(g, m, turn);
-        return;
-    }
     if (kind == K_BLANK) return;
     int here = m->station;
     if (kind == K_RED || kind == K_BLUE) {
@@ -563,6 +568,31 @@ static void act(Game *g, Crew *m, int turn) {
         action_c(g, m, turn);
     } else if (kind == K_BOTS && g->rules->internal) {
         action_bots(g, m, heroic);
+    }
+}
+
+static void act(Game *g, Crew *m, int turn) {
+    if (m->out) return;
+    int code = m->slots[turn - 1];
+    int kind = code & KIND_MASK, second = (code >> SECOND_SHIFT) & KIND_MASK;
+    if (m->station == SPACE) {
+        if (kind == K_BOTS || second == K_BOTS) {
+            g->pilot_heroic = (code & HEROIC_BIT) != 0;
+            return;
+        }
+        enter(g, m, UR);
+        if (kind != K_BLANK) delay(g, m, turn);
+        return;
+    }
+    if (!second) {
+        half(g, m, turn, code);
+    } else {
+        g->halfway = m;
+        half(g, m, turn, code & FIRST_MASK & ~TRIP_BIT);
+        if (g->halfway == m) {
+            g->halfway = NULL;
+            if (!m->out && m->station != SPACE) half(g, m, turn, second);
+        }
     }
     if (code & TRIP_BIT) delay(g, m, turn + 1);
 }
@@ -1186,6 +1216,7 @@ static void new_turn(Game *g) {
     g->vc_now = 0;
     g->launched = 0;
     g->pilot_heroic = 0;
+    g->halfway = NULL;
     for (int k = 0; k < g->nmalf; k++) { /* only malfunctions count hits (system_hit) */
         g->thr[g->malf[k]].turn_hits = 0;
         g->thr[g->malf[k]].turn_stations = 0;

@@ -88,5 +88,8 @@ def get_card(card_id: str) -> Card:
     if card is None:
         raise SetupError(f"expected a threat card id such as E1-07, got {card_id!r}")
     if not card.playable:
-        raise SetupError(f"threat card {card.id} ({card.name}) is not supported by the engine yet")
+        from authoring.engine.expansion import missing_rules  # it reads this module's cards
+
+        raise SetupError(f"threat card {card.id} ({card.name}, New Frontier) "
+                         f"{missing_rules(card)}")
     return card
