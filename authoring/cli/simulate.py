@@ -18,6 +18,7 @@ from authoring.report.histogram import svg_histogram, text_histogram
 from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
 from authoring.simulation.breakdown import breakdown
 from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS
+from authoring.simulation.dealing import hands_modelled
 from authoring.simulation.montecarlo import ALIASES, simulate_with
 from authoring.simulation.rating import Rating, rate
 
@@ -143,6 +144,11 @@ def simulate_command(
             typer.echo(report(played, [e.mission.title for e in campaign.missions]), nl=False)
         return
     loaded = load_mission(mission)
+    if hands and not hands_modelled(loaded):
+        hands = False  # a double-action track deals no hands (docs/rules.md §19.5)
+        if not as_json:
+            err("double-action track: the crews play in free play (no dealt hands: the "
+                "expansion's deck is not modelled, docs/rules.md §19.5)")
     # the ratings' own entry point: the same settings give the very same games
     settings = {"crew": crew or DEFAULT_CREW, "games": games, "seed": seed,
                 "iterations": iterations, "styles": styles, "hands": hands}

@@ -51,8 +51,12 @@ OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
 #: The tutorial simulations of the CD, calibrated beside the missions (the sanity ladder of
 #: tests/lint/test_ladder.py: they must rate easier than every mission 1-8).
 TUTORIALS = tuple(f"simulation-{n}" for n in range(1, 4))
+#: Double-action tracks (docs/rules.md §19): the bundled example and two generated ones
+#: (``missions/examples``). They deal no hands (§19.5), so their "hands" and "free" figures
+#: are the same games, played once.
+DOUBLE_ACTION = ("double-action", "double-action-generated-1", "double-action-generated-2")
 #: Every track the calibration rates; the scale is missions 1-8 only (``OFFICIAL``).
-TRACKS = TUTORIALS + OFFICIAL
+TRACKS = TUTORIALS + OFFICIAL + DOUBLE_ACTION
 #: The variants each track is rated in: as the ratings play it (dealt hands, seed 0), in free
 #: play (any action in any turn: what the cards cost) and with hands on another seed (how
 #: stable a rating is across seeds).
@@ -77,10 +81,12 @@ def official_range(crew: str = DEFAULT_CREW) -> tuple[float, float]:
     return min(ratings), max(ratings)
 
 
-def _official_path(name: str) -> Path:
+def track_path(name: str) -> Path:
+    """Returns the mission file of a calibrated track."""
     from authoring._resources import data_dir
 
-    return data_dir("missions") / "official" / f"{name}.yaml"
+    folder = "examples" if name in DOUBLE_ACTION else "official"
+    return data_dir("missions") / folder / f"{name}.yaml"
 
 
 def _code_digest(path: Path) -> str:
@@ -105,7 +111,7 @@ def input_files() -> list[Path]:
     files += [simulation / f"{name}.py" for name in (
         "heuristic", "horizon", "localsearch", "moves", "planner", "informed", "montecarlo",
         "rating", "dealing")]
-    files += [_official_path(name) for name in TRACKS]
+    files += [track_path(name) for name in TRACKS]
     return files
 
 
@@ -131,31 +137,40 @@ def compute(jobs: int = 2, crews: tuple[str, ...] = tuple(CREW_SETTINGS),
     ``tracks`` holds, per track and variant, the difficulty with its 95 % margin and the
     survival rate with its 95 % interval (``rating.py``), for the README and the ladder test.
     """
-    from authoring.mission import load_mission
-    from authoring.simulation.montecarlo import simulate_with
-    from authoring.simulation.rating import rate
-
     table: dict[str, Any] = {}
     for crew in crews:
         settings = CREW_SETTINGS[crew]
-        tracks: dict[str, dict[str, Any]] = {}
-        for name in TRACKS:
-            mission = load_mission(_official_path(name))
-            tracks[name] = {}
-            for variant, changes in VARIANTS.items():
-                if progress is not None:
-                    progress(f"{crew}: {name}, {variant}")
-                rating = rate(simulate_with(mission, {**settings, **changes}, jobs=jobs),
-                              calibrated=False)
-                tracks[name][variant] = {
-                    "difficulty": rating.value, "margin": rating.margin,
-                    "survival": round(rating.survival, 3),
-                    "survival_interval": [round(x, 3) for x in rating.survival_interval]}
+        tracks = {name: rate_track(name, settings, jobs, progress) for name in TRACKS}
         table[crew] = {"settings": settings,
                        "ratings": {name: tracks[name]["hands"]["difficulty"]
                                    for name in OFFICIAL},
                        "tracks": tracks}
     return {"default": DEFAULT_CREW, "inputs_checksum": inputs_checksum(), "crews": table}
+
+
+def rate_track(name: str, settings: dict[str, Any], jobs: int = 2,
+               progress: Any = None) -> dict[str, Any]:
+    """Rates one track with a crew's settings in each variant (``VARIANTS``)."""
+    from authoring.mission import load_mission
+    from authoring.simulation.dealing import hands_modelled
+    from authoring.simulation.montecarlo import simulate_with
+    from authoring.simulation.rating import rate
+
+    mission = load_mission(track_path(name))
+    figures: dict[str, Any] = {}
+    for variant, changes in VARIANTS.items():
+        if variant == "free" and not hands_modelled(mission):
+            figures[variant] = figures["hands"]  # no deal: the very same games (§19.5)
+            continue
+        if progress is not None:
+            progress(f"{settings['crew']}: {name}, {variant}")
+        rating = rate(simulate_with(mission, {**settings, **changes}, jobs=jobs),
+                      calibrated=False)
+        figures[variant] = {
+            "difficulty": rating.value, "margin": rating.margin,
+            "survival": round(rating.survival, 3),
+            "survival_interval": [round(x, 3) for x in rating.survival_interval]}
+    return figures
 
 
 def markdown(data: dict[str, Any]) -> str:
@@ -179,7 +194,9 @@ def markdown(data: dict[str, Any]) -> str:
                  f"from {'/'.join(sorted(games))} games per track and crew, seed 0, with the "
                  f"action cards the rules deal; in brackets the survival in free play (any "
                  f"action in any turn). The default crew of every rating is "
-                 f"{data['default']}; the scale of every rating is missions 1-8.")
+                 f"{data['default']}; the scale of every rating is missions 1-8. The "
+                 f"double-action tracks ({', '.join(DOUBLE_ACTION)}) are played in free play "
+                 f"with double actions (docs/rules.md §19.5): no hands are dealt on them.")
     return "\n".join(lines)
 
 

@@ -21,6 +21,8 @@ from authoring.engine.cores import hands_module
 from authoring.engine.hands import Hands, mission_events
 from authoring.engine.levels import get_level
 from authoring.engine.plan import BLANK_ACTION, Action, CrewPlan, parse_action
+from authoring.engine.setup import DOUBLE_ACTION_PROFILES
+from authoring.errors import InvalidInputError
 from authoring.mission.model import Mission
 from authoring.simulation.horizon import Playable
 
@@ -35,8 +37,19 @@ def crew_labels(players: int, figures: int) -> list[str]:
     return [f"P{i + 1}" for i in range(seated)] + [f"A{i + 1}" for i in range(figures - seated)]
 
 
+def hands_modelled(mission: Mission) -> bool:
+    """Tells whether the mission's crews are dealt hands: not on a double-action track, whose
+    deck the project has no checked composition of (docs/rules.md §19.5)."""
+    return str(mission.profile) not in DOUBLE_ACTION_PROFILES
+
+
 def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
     """Deals the crew's hands for a game (its own generator, seeded from ``seed``)."""
+    if not hands_modelled(mission):
+        raise InvalidInputError(
+            "dealt hands are not modelled on double-action tracks: the expansion's deck of "
+            "double-action cards is not known in a form the project could check "
+            "(docs/rules.md §19.5); play it without --hands")
     hands: Hands = hands_module().deal(labels, mission_events(mission),
                                        random.Random(f"hands:{seed}"),
                                        heroics=get_level(level).heroics)

@@ -41,7 +41,7 @@ from authoring.engine.cores import hands_module
 from authoring.engine.game import Game, ShipDestroyed, initial_state
 from authoring.engine.hands import Hands, Matcher
 from authoring.engine.levels import get_level
-from authoring.engine.plan import encode
+from authoring.engine.plan import DOUBLE_PAIRS, encode
 from authoring.engine.setup import Setup
 from authoring.engine.ship import SPACE, SQUAD_STATIONS
 from authoring.engine.state import ACTIVE_THREAT, PENDING, State, ThreatState
@@ -57,6 +57,17 @@ ACTIVE_SQUAD, DISABLED_SQUAD = 1, 2
 HOME_5 = (UW, UR, UB, LR, LB)
 HOME_4 = (UW, UR, UB, LW)
 COMPUTER_TURNS = (1, 2, 4, 5, 8, 9)
+
+
+_PAIRS = frozenset(DOUBLE_PAIRS)
+
+
+def _moved(station: int, token: str) -> int:
+    """Returns where a move card takes a crew member from ``station``."""
+    if token == "l":
+        return (station + 3) % 6
+    zone = station % 3 + (-1 if token == "r" else 1)
+    return station - station % 3 + zone if 0 <= zone <= 2 else station
 
 
 def nearest(start: int, stations: Sequence[int]) -> int:
@@ -180,6 +191,8 @@ class HeuristicCrew:
             for turn in range(1, min(SLOTS, get_level(setup.level).turns) + 1):
                 if turn >= first_turn:
                     chosen = self._turn(_View(state, turn, game), homes)
+                    if setup.double_actions:
+                        chosen = self._second_halves(_View(state, turn, game), homes, chosen)
                     for member, token in enumerate(chosen):
                         tokens[member][turn - 1] = token
                 if self._cards is not None:  # lay the turn's cards; a slot with none stays blank
@@ -192,6 +205,28 @@ class HeuristicCrew:
         except ShipDestroyed:
             pass  # the rest of the plan stays blank: the crew saw no way out
         return Plan(tuple(make_crew_plan(f"P{i + 1}", t) for i, t in enumerate(tokens)))
+
+    def _second_halves(self, view: _View, homes: Sequence[int],
+                       first: Sequence[str]) -> list[str]:
+        """Adds a second half to each card where the deck has the pair: the rules are asked
+        again with every crew member where his first half takes him (a walk goes on, or the
+        member acts at the post he reaches). The board is the turn's start, so a second half
+        may find a reactor the first emptied: the pair then does what the rules allow."""
+        crew = view.state.crew
+        where = [m.station for m in crew]
+        for member, token in zip(crew, first, strict=True):
+            if member.station != SPACE and not member.out and token in ("r", "b", "l"):
+                member.station = _moved(member.station, token)
+        try:
+            second = self._turn(view, homes)
+        finally:
+            for member, station in zip(crew, where, strict=True):
+                member.station = station
+        out = []
+        for one, two in zip(first, second, strict=True):
+            pair = one + two
+            out.append(pair if pair in _PAIRS else one)
+        return out
 
     def _turn(self, view: _View, homes: Sequence[int]) -> list[str]:
         st = view.state

@@ -27,8 +27,6 @@ from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
 from authoring.engine.plan import (
-    HEROIC_BIT,
-    KIND_MASK,
     SLOTS,
     Action,
     CrewPlan,
@@ -36,6 +34,7 @@ from authoring.engine.plan import (
     encode,
     parse_action,
 )
+from authoring.engine.plan import decode as plan_decode
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import HeuristicCrew, styles
 from authoring.simulation.horizon import Playable
@@ -56,16 +55,9 @@ def objective(result: Result) -> float:
     return 40.0 * result.turn + destroyed - damage
 
 
-_ACTIONS: dict[int, Action] = {}
-
-
-def decode(code: int) -> Action:
-    """Returns the action of an encoded slot (never tripped: crews do not trip)."""
-    action = _ACTIONS.get(code)
-    if action is None:  # actions are immutable: one object per code serves every plan
-        action = _ACTIONS[code] = Action(code & KIND_MASK, bool(code & HEROIC_BIT),
-                                         (code >> 8) - 1)
-    return action
+#: The action of an encoded slot: actions are immutable, so one object per code serves
+#: every plan.
+decode = functools.cache(plan_decode)
 
 
 def to_plan(rows: Sequence[Sequence[int]]) -> Plan:
@@ -101,6 +93,7 @@ class PlanSearch:
         rules = get_level(setup.level)
         self.turns = min(SLOTS, rules.turns)
         self.heroics = rules.heroics
+        self.doubles = setup.double_actions
         self.evaluations = 0
         self._projected: dict[tuple[tuple[int, ...], ...], Rows] = {}
 
@@ -158,7 +151,7 @@ class PlanSearch:
         """One pass of coordinate descent: for each turn from ``first_turn`` to ``last_turn``
         and each figure, every other card of the alphabet in one batch; the best one is kept
         when it rates higher (the solver's greedy start, from a plan instead of blanks)."""
-        cards = alphabet(self.heroics)
+        cards = alphabet(self.heroics, self.doubles)
         current, current_value = [row[:] for row in start], value
         for slot in range(self.first_turn - 1, min(last_turn, self.turns)):
             for member in range(self.figures):
@@ -183,7 +176,7 @@ class PlanSearch:
         """Improves ``start`` by ``rounds`` rounds of ``batch`` neighbours; returns the best."""
         if self.first_turn > self.turns or rounds <= 0:
             return start, value
-        mover = Mover(range(self.figures), self.heroics, rng, self.turns)
+        mover = Mover(range(self.figures), self.heroics, rng, self.turns, doubles=self.doubles)
         current, current_value = start, value
         for _ in range(rounds):
             seen = {_key(current)}

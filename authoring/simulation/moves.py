@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from authoring.engine.plan import (
     BLANK,
     BOTS,
+    DOUBLE_PAIRS,
+    FIRST_MASK,
     HEROIC_BIT,
     HMOVE,
     KIND_MASK,
@@ -29,6 +31,8 @@ from authoring.engine.plan import (
     B,
     C,
     encode,
+    parse_action,
+    second_kind,
 )
 from authoring.engine.plan import BLUE as MOVE_BLUE
 from authoring.engine.plan import RED as MOVE_RED
@@ -44,6 +48,9 @@ HEROIC: tuple[int, ...] = (
     encode(Action(BOTS, heroic=True)),
     *(encode(Action(HMOVE, heroic=True, target=t)) for t in range(len(STATIONS))),
 )
+#: The double-action cards (double-action tracks only, docs/rules.md §19.2).
+DOUBLES: tuple[int, ...] = tuple(encode(parse_action(pair)) for pair in DOUBLE_PAIRS)
+_DOUBLE_SET = frozenset(DOUBLES)
 EMPTY = NORMAL[0]
 # Random picks favour the cards a crew plays most: blanks, cannons, moves.
 _WEIGHTED: tuple[int, ...] = (EMPTY, EMPTY, *NORMAL[1:], NORMAL[4], NORMAL[5])
@@ -60,9 +67,15 @@ def downgrade(code: int) -> int:
     return EMPTY if kind == HMOVE else encode(Action(kind))
 
 
-def alphabet(heroics: bool) -> tuple[int, ...]:
-    """Returns every action a slot may hold."""
-    return NORMAL + HEROIC if heroics else NORMAL
+def alphabet(heroics: bool, doubles: bool = False) -> tuple[int, ...]:
+    """Returns every action a slot may hold (double actions on double-action tracks)."""
+    return NORMAL + (DOUBLES if doubles else ()) + (HEROIC if heroics else ())
+
+
+def merged(first: int, second: int) -> int | None:
+    """Returns the double action playing two plain cards in one turn, if the deck has it."""
+    code = first | (second << 12) if second and not (first | second) & ~KIND_MASK else -1
+    return code if code in _DOUBLE_SET else None
 
 
 def fix_heroics(row: list[int], keep: int) -> None:
@@ -95,15 +108,16 @@ def stations(row: Sequence[int]) -> list[int]:
     here = _START
     where = [here]
     for code in row:
-        kind = code & KIND_MASK
-        if kind in (MOVE_RED, MOVE_BLUE):
-            zone = here % 3 + (-1 if kind == MOVE_RED else 1)
-            if 0 <= zone <= 2:
-                here = here - here % 3 + zone
-        elif kind == LIFT:
-            here = (here + 3) % 6
-        elif kind == HMOVE:
-            here = (code >> 8) - 1
+        for half in (code & FIRST_MASK, second_kind(code)):
+            kind = half & KIND_MASK
+            if kind in (MOVE_RED, MOVE_BLUE):
+                zone = here % 3 + (-1 if kind == MOVE_RED else 1)
+                if 0 <= zone <= 2:
+                    here = here - here % 3 + zone
+            elif kind == LIFT:
+                here = (here + 3) % 6
+            elif kind == HMOVE:
+                here = (half >> 8) - 1
         where.append(here)
     return where
 
@@ -151,18 +165,42 @@ class Mover:
     """Proposes random neighbours of a plan for the annealing search."""
 
     def __init__(self, free: Sequence[int], heroics: bool, rng: random.Random,
-                 turns: int = SLOTS, errands: float = 0.0) -> None:
+                 turns: int = SLOTS, errands: float = 0.0, doubles: bool = False) -> None:
         self.free = list(free)  # crew indexes the search may change
         self.heroics = heroics
         self.rng = rng
         self.turns = turns  # slots after the rule level's last turn stay blank
         self.errands = errands  # the share of proposals that are errands (see ``errand``)
+        self.doubles = doubles  # double-action cards may be played
 
     def random_action(self) -> int:
-        """Returns a random action, heroic with a small probability when allowed."""
+        """Returns a random action, heroic with a small probability when allowed, a double
+        action often when they are played."""
         if self.heroics and self.rng.random() < 0.12:
             return self.rng.choice(HEROIC)
+        if self.doubles and self.rng.random() < 0.4:
+            return self.rng.choice(DOUBLES)
         return self.rng.choice(_WEIGHTED)
+
+    def _join_or_split(self, row: list[int], i: int) -> bool:
+        """Plays the cards of turns i and i+1 as one double action (the later cards one turn
+        earlier), or splits a double action over two turns (the later cards one turn later);
+        returns False when neither applies."""
+        code = row[i]
+        if code in _DOUBLE_SET:
+            row[i] = code & FIRST_MASK
+            row.insert(i + 1, second_kind(code))
+            del row[self.turns:]
+            row.extend([EMPTY] * (SLOTS - len(row)))
+            return True
+        if i + 1 < self.turns:
+            joined = merged(code, row[i + 1])
+            if joined is not None:
+                row[i] = joined
+                del row[i + 1]
+                row.append(EMPTY)
+                return True
+        return False
 
     def propose(self, plan: Slots) -> Slots:
         """Returns a changed copy of the plan (the original is left as it was)."""
@@ -178,6 +216,8 @@ class Mover:
                       insert=rng.random() < 0.5):
                 fix_heroics(row, i)
                 return new
+        if self.doubles and rng.random() < 0.15 and self._join_or_split(row, i):
+            return new
         roll = rng.random()
         two = len(self.free) > 1
         if roll < 0.40 or (roll >= 0.85 and not two):

@@ -8,16 +8,25 @@ back into an engine ``Plan`` that ``spacealert resolve`` replays.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from authoring.engine import EngineError, Plan, Setup, make_crew_plan, setup_from_mission
+from authoring.engine import EngineError, Plan, Setup, setup_from_mission
 from authoring.engine.cores import hands_module, resolve_batch
 from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
-from authoring.engine.plan import BLANK_ACTION, SLOTS, TOKEN_KINDS, ZONES, CrewPlan, parse_action
+from authoring.engine.plan import (
+    BLANK_ACTION,
+    SLOTS,
+    TOKEN_KINDS,
+    ZONES,
+    CrewPlan,
+    decode,
+    parse_action,
+)
 from authoring.engine.setup import FIGURES
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import Mission, load_document
@@ -55,7 +64,7 @@ class Problem:
         rules = get_level(self.setup.level)
         search["heroics"] = search.get("heroics", True) and rules.heroics
         return Request(self.setup, self.labels, self.fixed, seed=self.seed, turns=rules.turns,
-                       hands=self.hands, **search)
+                       hands=self.hands, doubles=self.setup.double_actions, **search)
 
 
 def load_draw(path: str | Path) -> Draw:
@@ -154,15 +163,10 @@ def _used_draw(mission: Mission, setup: Setup, figures: int) -> tuple[str | None
     return tuple(used)
 
 
-_TOKENS = {code: token for token, code in (
-    (t, encode_plan(Plan((make_crew_plan("P1", [t]),)))[0][0])
-    for t in ("-", "r", "b", "l", "A", "B", "C", "R", "A+", "B+", "R+",
-              ">UR", ">UW", ">UB", ">LR", ">LW", ">LB"))}
-
-
+@functools.cache
 def token(code: int) -> str:
     """Returns the plan-notation token of an encoded action."""
-    return _TOKENS[code]
+    return decode(code).token()
 
 
 def to_plan(problem: Problem, slots: Sequence[Sequence[int]]) -> Plan:

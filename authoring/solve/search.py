@@ -81,6 +81,7 @@ class Request:
     restarts: int = 8  # halved after each round (``HALVINGS``)
     heroics: bool = True
     turns: int = SLOTS  # the rule level's last turn with actions
+    doubles: bool = False  # double-action cards may be played (a double-action track)
     hands: Hands | None = None  # dealt action cards: plans are projected onto them (hands.py)
 
 
@@ -148,7 +149,7 @@ def heuristic_start(request: Request, evaluator: Evaluator) -> Slots:
     """
     plan: Slots = [list(request.fixed.get(i, (EMPTY,) * SLOTS))
                    for i in range(len(request.labels))]
-    cards = alphabet(request.heroics)
+    cards = alphabet(request.heroics, request.doubles)
     errands = errand_actions(request.heroics)
     best = evaluator.evaluate(plan).objective
     for slot in range(request.turns):
@@ -253,7 +254,7 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
     best = current_value
     done = 0
     if free:
-        mover = Mover(free, request.heroics, rng, request.turns, ERRANDS)
+        mover = Mover(free, request.heroics, rng, request.turns, ERRANDS, request.doubles)
         # The annealing first, then a systematic polish of the best plan with the rest.
         polishing = POLISH if task.hi >= 1.0 else 0.0  # the last round polishes
         iterations = None if task.iterations is None \
@@ -308,7 +309,7 @@ def anneal(task: _Task, report: Callable[[int, float], None] | None = None) -> R
 def neighbours(request: Request, plan: Slots) -> Iterator[Slots]:
     """Yields the plan's neighbours in a fixed order: every single card, every errand (both
     ways) and every exchange of one turn's cards between two crew members."""
-    cards = alphabet(request.heroics)
+    cards = alphabet(request.heroics, request.doubles)
     free = free_rows(request)
     for member in free:
         for slot in range(request.turns):
