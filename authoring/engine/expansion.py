@@ -3,15 +3,15 @@
 docs/rules.md §19.7 lists every mechanic the New Frontier threat cards add and the cards that
 need it. A card is played when the threat data gives it actions (``Card.playable``); until
 then a mission or plan that names it is refused with the mechanics it is waiting for
-(``missing_rules``), never played wrong. ``markdown`` writes the table of §19.7; a test keeps
-the page in step with it.
+(``missing_rules``), never played wrong. ``markdown`` writes the table of that section; a
+test keeps the page in step with it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from authoring.engine.threats.cards import Card, load_cards
+from authoring.engine.threats.cards import load_cards
 
 #: Each mechanic of the expansion's threat cards, in the words of docs/rules.md §19.7.
 MECHANICS: Mapping[str, str] = {
@@ -103,9 +103,11 @@ CARD_MECHANICS: Mapping[str, tuple[str, ...]] = {
 }
 
 
-def missing_rules(card: Card) -> str:
-    """Says which rules an unplayed card of the expansion waits for (docs/rules.md §19.7)."""
-    needs = CARD_MECHANICS.get(card.id, ())
+def missing_rules(card_id: str) -> str:
+    """Says which rules an unplayed card of the expansion waits for (docs/rules.md §19.7).
+
+    It takes the card's id: the native core's cards are another class than this module's."""
+    needs = CARD_MECHANICS.get(card_id, ())
     what = "; ".join(MECHANICS[m] for m in needs) or "rules the engine does not have"
     return f"needs {what}, which the engine does not play yet (docs/rules.md §19.7)"
 

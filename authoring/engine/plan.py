@@ -52,10 +52,10 @@ _TOKEN = re.compile(r"^(?:(?P<simple>[-rblABCR])|(?P<pair>[rblABCR]{2})|(?P<hero
                     r"|>(?P<to>[ULul][RWBrwb]))(?P<trip>!)?$")
 VALID_TOKENS = ("-, r, b, l, A, B, C, R, A+, B+, R+, >UR/>UW/>UB/>LR/>LW/>LB, a double action "
                 "such as rA (optional ! = tripped)")
-#: The faces of the expansion's double-action cards, first half then second (docs/rules.md
-#: §19.2): the only public list of them, so no plan uses a pair the box may not have. The 14
-#: other pairs of two halves (AA, BB, CC, RR, ll, AR, BR, CR, CB, Rr, lr, lb, rb, br) are
-#: refused.
+#: The faces of the expansion's double-action cards, first half then second
+#: (docs/rules.md §19.2): the only public list of them, so no plan uses a pair the box may
+#: not have. The 14 other pairs of two halves (AA, BB, CC, RR, ll, AR, BR, CR, CB, Rr, lr,
+#: lb, rb, br) are refused.
 DOUBLE_PAIRS: tuple[str, ...] = (
     "AB", "AC", "Ab", "Ar", "Al",
     "BA", "Bb", "BC", "Bl", "Br",

@@ -154,7 +154,7 @@ def pinned_card_problems(mission: Mission) -> list[tuple[int, str]]:
             continue
         if not card.playable:
             found.append((index, f"threat card {card_id} ({card.name}, New Frontier) "
-                                 f"{missing_rules(card)}: expected a card the engine plays, "
+                                 f"{missing_rules(card.id)}: expected a card the engine plays, "
                                  "such as E1-07 or SI2-03"))
             continue
         serious = bool(getattr(event, "serious", False))

@@ -51,10 +51,11 @@ OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
 #: The tutorial simulations of the CD, calibrated beside the missions (the sanity ladder of
 #: tests/lint/test_ladder.py: they must rate easier than every mission 1-8).
 TUTORIALS = tuple(f"simulation-{n}" for n in range(1, 4))
-#: Double-action tracks (docs/rules.md §19): the bundled example and two generated ones
-#: (``missions/examples``). They deal no hands (§19.5), so their "hands" and "free" figures
-#: are the same games, played once.
-DOUBLE_ACTION = ("double-action", "double-action-generated-1", "double-action-generated-2")
+#: Double-action tracks (docs/rules.md §19): the bundled example (``missions/examples``) and
+#: two generated ones (``missions/generated``, ``spacealert generate --profile double-action
+#: --seed 1`` and ``2``). They deal no hands (docs/rules.md §19.5), so their "hands" and
+#: "free" figures are the same games, played once.
+DOUBLE_ACTION = ("double-action", "generated-double-action-1", "generated-double-action-2")
 #: Every track the calibration rates; the scale is missions 1-8 only (``OFFICIAL``).
 TRACKS = TUTORIALS + OFFICIAL + DOUBLE_ACTION
 #: The variants each track is rated in: as the ratings play it (dealt hands, seed 0), in free
@@ -85,7 +86,8 @@ def track_path(name: str) -> Path:
     """Returns the mission file of a calibrated track."""
     from authoring._resources import data_dir
 
-    folder = "examples" if name in DOUBLE_ACTION else "official"
+    folder = ("official" if name not in DOUBLE_ACTION
+              else "generated" if name.startswith("generated-") else "examples")
     return data_dir("missions") / folder / f"{name}.yaml"
 
 
@@ -160,7 +162,7 @@ def rate_track(name: str, settings: dict[str, Any], jobs: int = 2,
     figures: dict[str, Any] = {}
     for variant, changes in VARIANTS.items():
         if variant == "free" and not hands_modelled(mission):
-            figures[variant] = figures["hands"]  # no deal: the very same games (§19.5)
+            figures[variant] = figures["hands"]  # no deal: the same games (docs/rules.md §19.5)
             continue
         if progress is not None:
             progress(f"{settings['crew']}: {name}, {variant}")

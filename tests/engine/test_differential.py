@@ -40,9 +40,9 @@ from authoring.engine.state import CrewMember, State, ThreatState
 from authoring.engine.threats.cards import get_card
 from authoring.mission import load_mission
 from tests.engine.differential import (
+    DOUBLE,
     HEROIC,
     MISSION_SEEDS,
-    DOUBLE,
     PROFILES,
     SIMPLE,
     check_chunk,

@@ -11,7 +11,7 @@ from authoring.engine import SetupError, make_setup
 from authoring.engine.expansion import CARD_MECHANICS, MECHANICS, markdown
 from authoring.engine.threats.cards import load_cards
 
-RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+RULES = Path(__file__).resolve().parents[2] / "docs/rules.md"
 
 
 def test_every_card_of_the_expansion_names_the_rules_it_needs() -> None:
@@ -35,5 +35,6 @@ def test_the_rules_page_shows_the_current_table() -> None:
 ])
 def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: str) -> None:
     zone = "internal" if card.startswith(("I", "SI")) else "red"
-    with pytest.raises(SetupError, match=f"{card} .*New Frontier.* needs .*{words}.*§19.7"):
+    with pytest.raises(SetupError,
+                       match=rf"{card} .*New Frontier.* needs .*{words}.*docs/rules.md §19.7"):
         make_setup([(1, zone, card)], "T1 T2 T3 T4")

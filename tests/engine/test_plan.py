@@ -60,8 +60,8 @@ def test_double_actions_are_the_35_faces_in_order() -> None:
 
 def test_double_actions_play_only_on_double_action_tracks() -> None:
     plan = parse_plan("P1: rA\nP2: -")
-    with pytest.raises(PlanError, match="double-action cards are played only on double-action "
-                                        "tracks .*'rA' for P1 in turn 1"):
+    with pytest.raises(PlanError, match=r"double-action cards are played only on double-action "
+                                        r"tracks .*'rA' for P1 in turn 1"):
         resolve(make_setup([], "T1 T2 T3 T4"), plan)
     assert resolve(make_setup([], "T1 T2 T3 T4", double_actions=True), plan).survived
     assert parse_plan(plan.text()) == plan

@@ -46,7 +46,7 @@ def test_dealt_hands_are_refused_on_a_double_action_track(tmp_path: Path,
     result = runner.invoke(app, [str(plan) if c == "PLAN" else c for c in command])
     assert result.exit_code == 1
     assert "dealt hands are not modelled on double-action tracks" in result.stderr
-    assert "§19.5" in result.stderr and "Traceback" not in result.stderr
+    assert "docs/rules.md §19.5" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_a_base_track_refuses_a_plan_with_double_actions(tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_the_crews_lay_double_actions_without_hands(crew: HeuristicCrew | Planni
     laid = 0
     for game in range(3):
         drawn = draw_game(mission, random.Random(game))
-        assert drawn.hands is None  # §19.5: no deal on a double-action track
+        assert drawn.hands is None  # docs/rules.md §19.5: no deal on a double-action track
         plan = plan_drawn(mission, crew, drawn)
         laid += sum(a.is_double for m in plan.crew for a in m.actions)
     assert laid > 0

@@ -91,5 +91,5 @@ def get_card(card_id: str) -> Card:
         from authoring.engine.expansion import missing_rules  # it reads this module's cards
 
         raise SetupError(f"threat card {card.id} ({card.name}, New Frontier) "
-                         f"{missing_rules(card)}")
+                         f"{missing_rules(card.id)}")
     return card
