@@ -2,7 +2,8 @@
 
 A 4-player, 6-threat mission with random legal plans; logging and tracing off, as a plan
 search would run it. Prints each round's rate and the median, then the same for the
-13-turn four-player mission of docs/rules.md §21 (L5), which always plays to the end.
+13-turn four-player mission of docs/rules.md §21 (L5), which always plays to the end, and for
+random plans on double-action tracks, half their cards double actions (docs/rules.md §19).
 Times are CPU times of this process, so a busy machine disturbs them less, and the cores take
 turns round by round, so a change of load hits them alike.
 
@@ -68,7 +69,9 @@ def main(rounds: int = 7, games: int = 2000) -> float:
     turns = statistics.mean(resolve(s, p, record=False).turn for s, p in work)
     print(f"random plans: the games last {turns:.1f} turns on average")
     print(describe())
-    loads = {"random plans": work, "L5": [(L5_SETUP, L5_PLAN)] * games}
+    doubles = [(random_setup(rng, threats=6, doubles=True), random_plan(rng, crew=4, doubles=True))
+               for _ in range(games)]
+    loads = {"random plans": work, "L5": [(L5_SETUP, L5_PLAN)] * games, "double": doubles}
     cores = runners()
     rates: dict[tuple[str, str], list[float]] = {(c, w): [] for c in cores for w in loads}
     for run in cores.values():  # warm up: caches, encodings, the library
@@ -82,14 +85,15 @@ def main(rounds: int = 7, games: int = 2000) -> float:
                 line.append(f"{name} {load}: {rate:8.0f}")
         print(f"round {index + 1}: " + ", ".join(line))
     medians = {key: statistics.median(values) for key, values in rates.items()}
-    print(f"{'core':10} {'random plans':>14} {'L5':>10}  (median games/s on one core, CPU time; "
-          f"{rounds} rounds of {games} games)")
+    print(f"{'core':10} {'random plans':>14} {'L5':>10} {'double':>10}  (median games/s on one "
+          f"core, CPU time; {rounds} rounds of {games} games; double: random double-action plans)")
     for name in cores:
-        print(f"{name:10} {medians[name, 'random plans']:14.0f} {medians[name, 'L5']:10.0f}")
+        print(f"{name:10} {medians[name, 'random plans']:14.0f} {medians[name, 'L5']:10.0f} "
+              f"{medians[name, 'double']:10.0f}")
     for name in cores:
         if name != PYTHON:
             ratios = [medians[name, load] / medians[PYTHON, load] for load in loads]
-            print(f"{name + '/python':16} {ratios[0]:8.1f}× {ratios[1]:9.1f}×")
+            print(f"{name + '/python':16} {ratios[0]:8.1f}× {ratios[1]:9.1f}× {ratios[2]:9.1f}×")
     if "c" in cores:
         print("c: one foreign call per batch, compact output (no Result objects); "
               "c+results: the same with a Result per game")

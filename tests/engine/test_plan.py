@@ -103,6 +103,18 @@ def test_mapping_round_trip_and_schema() -> None:
     assert Plan.from_mapping(data) == plan
 
 
+def test_the_schema_takes_exactly_the_double_action_faces() -> None:
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for pair in DOUBLE_PAIRS:
+        data = parse_plan(f"P1: {pair} {pair}! -\nP2: -").to_mapping()
+        validator.validate(data)
+        data["crew"][1] = [pair, pair + "!"]  # the list form too
+        validator.validate(data)
+    for refused in ("AA", "Rr", "rA+", "ABC"):
+        assert not validator.is_valid({"format": 1, "crew": [f"- {refused}"]}), refused
+        assert not validator.is_valid({"format": 1, "crew": [["-", refused]]}), refused
+
+
 def test_plan_schema_is_valid_and_described() -> None:
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     assert SCHEMA["$id"].startswith("https://spacealert.invalid/schemas/")
