@@ -100,10 +100,6 @@ def test_a_misplaced_clip_would_be_caught(short_mission: Path) -> None:
 HEARD_DB, HEARD_WINDOW_MS, HEARD_FOR_MS = 45.0, 5, 10
 #: Where each spoken cue must be heard: within 10 ms of its start, a median of at most 3 ms.
 HEARD_MAX_MS, HEARD_MEDIAN_MS = 10.0, 3.0
-#: flite's "Communication…" sentences start with a bump of its noise floor 19 ms before the
-#: "k" (bench/onset.py --clips): those cues are heard 21-22 ms late (issue #30).
-FLITE_LATE = pytest.mark.xfail(
-    strict=True, reason="flite's 'Communication…' cues are heard 21-22 ms after their start")
 
 
 def _heard_after_ms(rendering: Rendering, decoded: np.ndarray) -> list[tuple[Cue, float]]:
@@ -141,7 +137,7 @@ def _assert_heard_on_time(heard: list[tuple[Cue, float]]) -> None:
     assert float(np.median([ms for _, ms in heard])) <= HEARD_MEDIAN_MS
 
 
-@pytest.mark.parametrize("voice", [pytest.param("en", marks=FLITE_LATE), "en-espeak"])
+@pytest.mark.parametrize("voice", ["en", "en-espeak"])
 @pytest.mark.parametrize("fmt", ["wav", "mp3"])
 def test_speech_is_heard_from_each_cue_start_after_decoding(
         short_mission: Path, tmp_path: Path, fmt: str, voice: str,
@@ -427,7 +423,7 @@ def test_official_mission_1_renders_to_mp3(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("voice", [pytest.param("en", marks=FLITE_LATE), "en-espeak"])
+@pytest.mark.parametrize("voice", ["en", "en-espeak"])
 def test_official_mission_1_speech_is_heard_from_each_cue_start(
         voice: str, tmp_path: Path, decode: Callable[[Path], np.ndarray]) -> None:
     # the track of issue #30, 72 spoken cues, as an mp3 (bench/onset.py prints the figures)
