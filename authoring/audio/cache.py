@@ -1,8 +1,10 @@
 """A content-addressed cache of synthesized speech clips.
 
 The key is the sha256 of everything that affects a clip's samples (backend, its version, the
-voice settings, the sound processing and the text). Each entry holds a checksum of its payload,
-so a truncated or altered file is detected, deleted and rebuilt. Writes go to a temporary file
+voice settings, the sound processing and the text). An entry holds the processed utterance (a
+16-bit WAV) and its lead, the samples before the speech onset that the clip leaves out
+(``Spoken``), under a checksum of both, so a truncated or altered file is detected, deleted
+and rebuilt. Writes go to a temporary file
 in the cache's ``tmp`` folder and are moved into place with ``os.replace``, so a reader never
 sees half an entry, even with two renders running at once; the first use of the cache in a
 command removes the temporary files there of renders that were killed (``authoring._files``).
@@ -17,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import struct
 import wave
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,8 +31,29 @@ from authoring.audio.pcm import Samples, read_wav, wav_bytes
 from authoring.errors import AuthoringError
 
 ENV_VAR = "SPACEALERT_CACHE_DIR"
-MAGIC = b"SACLIP1\n"
+MAGIC = b"SACLIP2\n"  # 2: the lead before the WAV (pipeline 4)
 _DIGEST = 32
+_LEAD = struct.Struct("<Q")
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """A processed utterance and where its speech starts.
+
+    ``utterance`` runs from the voice's first sample over the silence line
+    (``pcm.trim_silence``); ``lead`` samples of it come before the speech onset
+    (``pcm.onset``): a bump of a noise floor, left out of the clip the renderer places
+    (``clip``) but measured with the rest, so that where a clip starts never changes how loud
+    it or the render around it is (``authoring/audio/synth.py``).
+    """
+
+    utterance: Samples
+    lead: int = 0
+
+    @property
+    def clip(self) -> Samples:
+        """Returns the utterance from its speech onset on (what is placed at a cue's start)."""
+        return self.utterance[self.lead:]
 
 
 def default_cache_dir() -> Path:
@@ -97,7 +121,7 @@ class ClipCache:
             self._swept = True
             sweep_leftovers(temp_folder(self.folder), ".part")
 
-    def get(self, key: str) -> Samples | None:
+    def get(self, key: str) -> Spoken | None:
         """Returns the cached clip, or ``None`` on a miss or a corrupted entry (then deleted)."""
         self._sweep()
         path = self.path(key)
@@ -109,11 +133,15 @@ class ClipCache:
         payload = blob[len(MAGIC) + _DIGEST:]
         ok = (blob.startswith(MAGIC)
               and blob[len(MAGIC):len(MAGIC) + _DIGEST] == hashlib.sha256(payload).digest())
+        spoken: Spoken | None = None
         if ok:
             try:
-                samples, _ = read_wav(payload)
-            except (EOFError, ValueError, OSError, wave.Error):
-                ok = False  # a valid checksum over something that is not a 16-bit WAV
+                (lead,) = _LEAD.unpack_from(payload)
+                samples, _ = read_wav(payload[_LEAD.size:])
+                spoken = Spoken(samples, lead) if lead <= len(samples) else None
+            except (EOFError, ValueError, OSError, wave.Error, struct.error):
+                pass  # a valid checksum over something that is not a lead and a 16-bit WAV
+            ok = spoken is not None
         if not ok:
             self.stats.corrupted += 1
             self.stats.misses += 1
@@ -124,9 +152,9 @@ class ClipCache:
                 self._fault(f"cannot remove the damaged entry {path.name}: {_reason(error)}")
             return None
         self.stats.hits += 1
-        return samples
+        return spoken
 
-    def put(self, key: str, samples: Samples) -> None:
+    def put(self, key: str, spoken: Spoken) -> None:
         """Stores a clip atomically (temp file in the ``tmp`` folder, then ``os.replace``).
 
         A clip that cannot be stored is simply not cached (see ``warning``); after a fault of
@@ -136,7 +164,7 @@ class ClipCache:
             self.stats.unwritten += 1
             return
         path = self.path(key)
-        payload = wav_bytes(samples)
+        payload = _LEAD.pack(spoken.lead) + wav_bytes(spoken.utterance)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             if path.is_dir():

@@ -21,6 +21,9 @@ from authoring.audio.rate import RATE as RATE  # re-exported: most modules take 
 Samples = npt.NDArray[np.float32]
 
 SILENCE_DBFS = -50.0        # below this a sample counts as silence when trimming
+SOUND_HF_DBFS = -63.0       # a 1 ms frame whose RMS above SOUND_HF_HZ is over this carries sound
+SOUND_HF_HZ = 1_000.0
+ONSET_RUN_MS = 5            # speech starts with this many 1 ms frames in a row that carry sound
 SHORT_CLIP_S = 0.4          # pyloudnorm needs at least one 400 ms block
 PEAK_OVER_LUFS_DB = 14.0    # a loudness-normalised word peaks about 14 dB above its LUFS
 CLIP_CEILING_DBFS = -1.0     # no clip may peak above this
@@ -147,17 +150,65 @@ def resample(x: Samples, rate: int, target: int = RATE) -> Samples:
     return np.asarray(resample_poly(x, target // g, rate // g), dtype=np.float32)
 
 
-def trim(x: Samples, *, tail_ms: int = 30) -> Samples:
-    """Returns ``x`` without its leading silence and with at most ``tail_ms`` of trailing silence.
+def onset(x: Samples) -> int:
+    """Returns where the speech of ``x`` starts: its first sample over the silence line from
+    which ``ONSET_RUN_MS`` milliseconds in a row carry sound (``len(x)`` when none does).
 
-    The first kept sample is the speech onset, so a clip placed at a cue's start sample is
-    heard exactly there.
+    flite (slt) starts every sentence with 175-250 ms of its own noise floor, not digital
+    silence: its loudest 5 ms at -57 to -61 dBFS, mostly under 200 Hz. The silence line alone
+    drops it, except before "Communication", where a 4 ms low-frequency bump of that floor
+    crosses the line 19 ms before the "k": those cues were heard 19-22 ms after their start.
+    A millisecond carries sound when one of its samples crosses the silence line or its RMS
+    above ``SOUND_HF_HZ`` exceeds ``SOUND_HF_DBFS``: a fricative's faint start does (flite's
+    "f" and "th", about -60 dBFS there), flite's floor does not (-68 dBFS and under between
+    the bump and the "k"). The onset is never before the first sample over the line, so a
+    consonant the line kept stays whole, and a clip that starts cleanly (espeak-ng, every
+    other flite sentence measured) starts where it always did (bench/onset.py measures both).
+    """
+    ms = RATE // 1000
+    loud = np.abs(x) > db_to_gain(SILENCE_DBFS)
+    crossings = np.flatnonzero(loud)
+    if crossings.size == 0 or len(x) < ONSET_RUN_MS * ms:
+        return int(crossings[0]) if crossings.size else len(x)
+    from scipy.signal import butter, sosfiltfilt
+
+    sos = butter(4, SOUND_HF_HZ, btype="highpass", fs=RATE, output="sos")
+    power = np.concatenate([[0.0], np.cumsum(np.square(sosfiltfilt(sos, x.astype(np.float64))))])
+    count = np.concatenate([[0], np.cumsum(loud)])
+    # sound[t]: the millisecond from sample t carries sound
+    sound = ((count[ms:] > count[:-ms])
+             | (power[ms:] - power[:-ms] > ms * db_to_gain(SOUND_HF_DBFS) ** 2))
+    run = ONSET_RUN_MS * ms
+    starts = crossings[crossings <= len(sound) - run]
+    heard = np.ones(starts.size, bool)
+    for j in range(ONSET_RUN_MS):
+        heard &= sound[starts + j * ms]
+    return int(starts[np.argmax(heard)]) if heard.any() else int(crossings[0])
+
+
+def trim_silence(x: Samples, *, tail_ms: int = 30) -> Samples:
+    """Returns ``x`` from its first sample over the silence line to at most ``tail_ms`` after
+    its last one: the utterance as the voice produced it, without the silence around it.
+
+    What precedes the speech onset (``onset``) is still there: the synthesizer measures a
+    clip's loudness on this, then leaves the lead out (``authoring/audio/synth.py``).
     """
     loud = np.flatnonzero(np.abs(x) > db_to_gain(SILENCE_DBFS))
     if loud.size == 0:
         return x[:0]
     end = min(len(x), int(loud[-1]) + 1 + tail_ms * RATE // 1000)
     return x[int(loud[0]):end]
+
+
+def trim(x: Samples, *, tail_ms: int = 30) -> Samples:
+    """Returns ``x`` from its speech onset on, with at most ``tail_ms`` of trailing silence.
+
+    The first kept sample is the speech onset (``onset`` of ``trim_silence``), so a clip
+    placed at a cue's start sample is heard there (tests/audio/test_render.py checks it after
+    decoding). It is the part of the utterance a synthesized clip keeps.
+    """
+    spoken = trim_silence(x, tail_ms=tail_ms)
+    return spoken[onset(spoken):]
 
 
 RADIO_LOW_HZ = 200.0

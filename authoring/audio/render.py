@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from authoring.audio import sfx
-from authoring.audio.cache import ClipCache, default_cache_dir
+from authoring.audio.cache import ClipCache, Spoken, default_cache_dir
 from authoring.audio.captions import CaptionCue
 from authoring.audio.mixer import MixPlan, Placed, pcm16_blocks, start_sample
 from authoring.audio.pcm import RATE, Samples, rms_dbfs_of
@@ -137,15 +137,15 @@ def _open_cache(use_cache: bool, cache_dir: Path | None) -> ClipCache | None:
 
 
 def _speech_clips(synth: Synthesizer, timeline: Timeline,
-                  progress: Progress | None) -> dict[int, Samples]:
+                  progress: Progress | None) -> dict[int, Spoken]:
     indices = [i for i, c in enumerate(timeline.cues) if c.speech]
 
     def done(n: int, total: int) -> None:
         if progress is not None:
             progress(n, total, "announcements")
 
-    clips = synth.cue_clips([timeline.cues[i] for i in indices], done)
-    return dict(zip(indices, clips, strict=True))
+    spoken = synth.cue_spoken([timeline.cues[i] for i in indices], done)
+    return dict(zip(indices, spoken, strict=True))
 
 
 def _static_span(cue: Cue) -> tuple[int, str]:
@@ -179,7 +179,7 @@ def measure_cues(timeline: Timeline, voice: Voice | str = "en", *, use_cache: bo
     lengths: list[int] = []
     for i, cue in enumerate(timeline.cues):
         if cue.speech:
-            lengths.append(length_ms(speech[i]))
+            lengths.append(length_ms(speech[i].clip))
         elif cue.kind == "static":
             until = cue.until_ms if cue.until_ms is not None else cue.start_ms + cue.nominal_ms
             lengths.append(until - cue.start_ms)
@@ -210,14 +210,15 @@ def render_timeline(timeline: Timeline, voice: Voice, *, cache: ClipCache | None
     with ThreadPoolExecutor(max_workers=max(1, min(len(statics), os.cpu_count() or 1))) as pool:
         shapes: dict[int, Future[Any]] = {
             i: pool.submit(sfx.static_shape, *_static_span(cues[i])) for i in statics}
-        clips = _speech_clips(synth, timeline, progress)
-        return _place(timeline, voice, clips, shapes, options, progress)
+        spoken = _speech_clips(synth, timeline, progress)
+        return _place(timeline, voice, spoken, shapes, options, progress)
 
 
-def _place(timeline: Timeline, voice: Voice, clips: dict[int, Samples],
+def _place(timeline: Timeline, voice: Voice, spoken_at: dict[int, Spoken],
            shapes: dict[int, Future[Any]], options: RenderOptions,
            progress: Progress | None) -> Rendering:
     cues = timeline.cues
+    clips = {i: s.clip for i, s in spoken_at.items()}
     lengths = [length_ms(clips[i]) if i in clips else 0 for i in range(len(cues))]
     texts = [cue_text(c, voice) if c.speech else "" for c in cues]
     overlaps = find_overlaps(cues, lengths, texts)
@@ -230,7 +231,10 @@ def _place(timeline: Timeline, voice: Voice, clips: dict[int, Samples],
                  "--allow-overlap")
     warnings += [f"speech overlaps: {o.describe()}" for o in overlaps]
 
-    spoken = [clips[i] for i in sorted(clips) if len(clips[i])]
+    # the speech level that sets the bed and the effects: over the utterances, leads included,
+    # so that where a clip starts (its onset, pcm.onset) does not move the bed under the
+    # others (authoring/audio/synth.py says why)
+    spoken = [spoken_at[i].utterance for i in sorted(spoken_at) if len(spoken_at[i].utterance)]
     ref_db = rms_dbfs_of(spoken) if spoken else voice.loudness_lufs
     placed: list[Placed] = []
     caption_cues: list[CaptionCue] = []

@@ -1,9 +1,21 @@
 """Speaks cues: fragments → backend (or recorded clips) → processed, cached clips.
 
-Every clip goes through the same steps: resample to 44.1 kHz, trim the leading silence (so the
-first sample is the onset), optional radio filter, loudness normalisation, and a round trip
-through 16-bit samples, so that a clip built now and one read from the cache are identical and
-renders are byte-for-byte repeatable.
+Every clip goes through the same steps: resample to 44.1 kHz, trim the silence around the
+utterance (``pcm.trim_silence``), optional radio filter, loudness normalisation, and a round
+trip through 16-bit samples, so that a clip built now and one read from the cache are identical
+and renders are byte-for-byte repeatable. The clip then starts at the speech onset
+(``pcm.onset``, found before the filter): what comes before it, a bump of flite's noise floor
+for instance, is its lead (``Spoken``), left out of the clip but kept with it.
+
+Why the lead is kept: only where the clip starts should change, not how loud anything is. The
+loudness normalisation and the render's speech level (``Spoken.utterance``, from which the
+alarm bed, static, chirp and beep are set: ``authoring/audio/render.py``) are measured on the
+utterance as the voice produced it, from its first sample over the silence line, as before the
+onset was cut (pipeline 2). Measured on the cut clips, 20 ms less of near-silence in flite's 8
+"Communication…" clips of official mission 1 raised the alarm bed under every other line by
+0.011 dB; a gate on near-silent stretches (as loudness gating does) would have moved the bed
+under every render instead. Measured this way, every sample of every clip from its onset on is
+the one pipeline 2 made, and a render differs from pipeline 2's only where a lead was left out.
 """
 
 from __future__ import annotations
@@ -21,7 +33,7 @@ import numpy as np
 
 from authoring.audio import pcm
 from authoring.audio.backends import Backend, make_backend
-from authoring.audio.cache import ClipCache, cache_key
+from authoring.audio.cache import ClipCache, Spoken, cache_key
 from authoring.audio.pcm import RATE, Samples
 from authoring.audio.phrases import Fragment, cue_fragments
 from authoring.audio.voice import Voice, load_voice
@@ -29,7 +41,10 @@ from authoring.errors import InvalidInputError
 from authoring.mission.timeline import Cue
 
 #: Bumped whenever the processing below changes what a clip sounds like.
-PIPELINE_VERSION = 2  # 2: the wider radio band (200-7000 Hz, drive 1.2)
+#: 2: the wider radio band (200-7000 Hz, drive 1.2); 4: a clip starts at its speech onset, its
+#: lead kept beside it (3 was an unmerged trial of the onset measured without the lead: skipped,
+#: so that clips it cached are never taken for these).
+PIPELINE_VERSION = 4
 
 
 def _file_digest(path: Path) -> str:
@@ -65,7 +80,7 @@ class Synthesizer:
         self.cache = cache
         self._backend: Backend | None = None
         self._fallback: Synthesizer | None = None
-        self._memo: dict[str, Samples] = {}
+        self._memo: dict[str, Spoken] = {}
 
     # backends are created on first use: a warm clip pack never needs espeak-ng
     @property
@@ -125,7 +140,7 @@ class Synthesizer:
         if pack is None:
             text = self.voice.joiner.join(f.text for f in fragments)
             x, rate = self.backend.synthesize(text)
-            return [pcm.trim(pcm.resample(x, rate))]
+            return [pcm.trim_silence(pcm.resample(x, rate))]
         pieces = []
         for fragment in fragments:
             path = pack.path(fragment.key)
@@ -133,10 +148,10 @@ class Synthesizer:
                 x, rate = _load_recording(path)
             else:
                 x, rate = self.fallback.backend.synthesize(fragment.text)
-            pieces.append(pcm.trim(pcm.resample(x, rate)))
+            pieces.append(pcm.trim_silence(pcm.resample(x, rate)))
         return pieces
 
-    def _build(self, fragments: Sequence[Fragment]) -> Samples:
+    def _build(self, fragments: Sequence[Fragment]) -> Spoken:
         pieces = self._raw_pieces(fragments)
         gap = np.zeros(0 if self.voice.clips is None else self.voice.clips.gap_ms * RATE // 1000,
                        np.float32)
@@ -146,14 +161,21 @@ class Synthesizer:
                 joined.append(gap)
             joined.append(piece)
         x = np.concatenate(joined) if joined else np.zeros(0, np.float32)
+        # the radio filter is zero-phase and the rest changes only the gain: the onset found
+        # now is where the speech of the processed utterance starts
+        lead = pcm.onset(x)
         if self.voice.radio:
             x = pcm.radio(x)
         x = pcm.normalise(x, self.voice.loudness_lufs)
         # the cache stores 16-bit samples: use exactly those now too
-        return pcm.from_int(pcm.to_int16(x).tobytes(), 2, 1)
+        return Spoken(pcm.from_int(pcm.to_int16(x).tobytes(), 2, 1), lead)
 
     def fragments_clip(self, fragments: Sequence[Fragment]) -> Samples:
         """Returns the processed clip that speaks ``fragments`` (from the cache when possible)."""
+        return self.fragments_spoken(fragments).clip
+
+    def fragments_spoken(self, fragments: Sequence[Fragment]) -> Spoken:
+        """Returns the processed utterance of ``fragments`` with its lead (see ``Spoken``)."""
         key = cache_key(self.recipe(fragments))
         found = self._memo.get(key)
         if found is None and self.cache is not None:
@@ -171,7 +193,12 @@ class Synthesizer:
 
     def cue_clips(self, cues: Sequence[Cue],
                   done: Callable[[int, int], None] | None = None) -> list[Samples]:
-        """Returns the clips of many speech cues, building the missing ones in parallel.
+        """Returns the clips of many speech cues, building the missing ones in parallel."""
+        return [spoken.clip for spoken in self.cue_spoken(cues, done)]
+
+    def cue_spoken(self, cues: Sequence[Cue],
+                   done: Callable[[int, int], None] | None = None) -> list[Spoken]:
+        """Returns the utterances of many speech cues, building the missing ones in parallel.
 
         espeak-ng runs as a separate process and numpy releases the GIL, so a few threads
         use every core; each distinct clip is built once. ``done(n, total)`` reports progress.
@@ -195,10 +222,10 @@ class Synthesizer:
             futures = {pool.submit(self._build, f): k for k, f in todo.items()}
             for future in as_completed(futures):
                 key = futures[future]
-                clip = future.result()
+                spoken = future.result()
                 if self.cache is not None:
-                    self.cache.put(key, clip)
-                self._memo[key] = clip
+                    self.cache.put(key, spoken)
+                self._memo[key] = spoken
                 finished += 1
                 if done is not None:
                     done(min(finished, len(cues)), len(cues))

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from authoring.audio import ClipCache, default_cache_dir, load_voice
-from authoring.audio.cache import ENV_VAR, cache_key
+from authoring.audio.cache import ENV_VAR, Spoken, cache_key
 from authoring.audio.phrases import cue_fragments
 from authoring.audio.synth import Synthesizer
 from authoring.cli import app
@@ -51,6 +51,24 @@ def test_the_key_changes_with_text_settings_and_sound(tmp_path: Path) -> None:
     assert len(keys) == 4
     tts = synth.recipe(fragments)["tts"]
     assert tts["backend"] == "flite" and "2." in tts["version"] and tts["voice"] == "slt"
+
+
+def test_clips_of_an_earlier_processing_are_not_reused(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # a change to the processing (the onset of pipeline 4) bumps PIPELINE_VERSION: a clip
+    # that an earlier version cached under the same text and voice must be rebuilt, not served
+    from authoring.audio import synth as synth_module
+
+    voice = load_voice("en")
+    cache = ClipCache(tmp_path)
+    fragments = cue_fragments(ALERT, voice)
+    monkeypatch.setattr(synth_module, "PIPELINE_VERSION", synth_module.PIPELINE_VERSION - 1)
+    stale = np.full(4_410, 0.25, np.float32)
+    cache.put(cache_key(Synthesizer(voice).recipe(fragments)), Spoken(stale))
+    monkeypatch.undo()
+    clip = Synthesizer(voice, cache).cue_clip(ALERT)
+    assert (cache.stats.hits, cache.stats.misses) == (0, 1)
+    assert len(clip) != len(stale) and len(_entries(tmp_path)) == 2
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])

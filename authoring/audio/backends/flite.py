@@ -113,8 +113,9 @@ class FliteBackend:
         for sentence in sentences:
             x, rate = self._speak(sentence)
             # each sentence without flite's own leading and trailing silence, so that the
-            # pause between two sentences is exactly pause_ms (plus trim's 30 ms tail)
-            spoken = pcm.trim(pcm.resample(x, rate))
+            # pause between two sentences is exactly pause_ms (plus the trim's 30 ms tail);
+            # the synthesizer starts the joined clip at its speech onset (pcm.onset)
+            spoken = pcm.trim_silence(pcm.resample(x, rate))
             if spoken.size:
                 parts += [pause, spoken] if parts else [spoken]
         return (np.concatenate(parts) if parts else np.zeros(0, np.float32)), RATE
