@@ -50,11 +50,15 @@ def delay(g: Game, member: CrewMember, slot: int) -> None:
 
     A delay of the next turn caused by the first half of a double action (a busy gravolift,
     slime) splits the card instead: its second half becomes a card of its own in the next
-    turn, shifting the chain (docs/rules.md §19.3).
+    turn, shifting the chain (docs/rules.md §19.3). The split is that turn's delay: another
+    one aimed at the next turn in the same turn (a second cause, tripping) adds nothing.
     """
     slots = member.slots
+    if member is g.split and slot == g.turn + 1:
+        return  # the split was this turn's delay of the next one: delays do not stack
     if member is g.halfway and slot == g.turn + 1:
         g.halfway = None
+        g.split = member
         second = second_kind(slots[slot - 2])
         slots[slot - 2] &= FIRST_MASK
         if slot <= 12:

@@ -154,8 +154,10 @@ class Game:
         self.vc_now = 0
         self.launched = False
         self.pilot_heroic = False
-        # The crew member between the halves of a double action (a delay then splits it).
+        # The crew member between the halves of a double action (a delay then splits it),
+        # and the one whose card split this turn (the split was his next turn's delay).
         self.halfway: CrewMember | None = None
+        self.split: CrewMember | None = None
         self.turn_stations: dict[int, set[int]] = {}  # threat id -> stations hit this turn
         self.turn_hits: dict[int, int] = {}  # threat id -> hits this turn
 

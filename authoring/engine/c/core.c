@@ -184,6 +184,7 @@ typedef struct {
     int length[4];
     int armed[6], lift_used[3], vc_now, launched, pilot_heroic;
     const void *halfway; /* the crew member between the halves of a double action */
+    const void *split;   /* the one whose card split this turn (actions.delay) */
     int forced[3][MAX_FORCED], nforced[3], fpos[3];
     int cause; /* 1 + zone: a 7th damage; 10 + threat: it reached Z */
     int nthr;
@@ -364,8 +365,10 @@ static void insert(Crew *m, int i, int code) {
    second half becomes the next turn's card (actions.delay). */
 static void delay(Game *g, Crew *m, int slot) {
     int *s = m->slots;
+    if (g->split == m && slot == g->gturn + 1) return;
     if (g->halfway == m && slot == g->gturn + 1) {
         g->halfway = NULL;
+        g->split = m;
         int second = (s[slot - 2] >> SECOND_SHIFT) & KIND_MASK;
         s[slot - 2] &= FIRST_MASK;
         if (slot <= 12) insert(m, slot - 1, second);
@@ -1217,6 +1220,7 @@ static void new_turn(Game *g) {
     g->launched = 0;
     g->pilot_heroic = 0;
     g->halfway = NULL;
+    g->split = NULL;
     for (int k = 0; k < g->nmalf; k++) { /* only malfunctions count hits (system_hit) */
         g->thr[g->malf[k]].turn_hits = 0;
         g->thr[g->malf[k]].turn_stations = 0;
