@@ -135,6 +135,11 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
     for th in rocketed:
         if "rocket-magnet" in th.card.abilities:
             th.shield += 1
+        if "rocket-knocks-off-course" in th.card.abilities:
+            # any rocket that targets it, even one its shield stops (docs/rules.md §19.8)
+            if g.log is not None and not th.active:
+                g.note("damage", f"the rocket knocks {th.card.name} off course: no Z attack")
+            th.active = True
 
 
 def _nearest(candidates: list[ThreatState]) -> ThreatState | None:
