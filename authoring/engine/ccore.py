@@ -76,7 +76,8 @@ FLAGS: dict[str, int] = {name: 1 << bit for bit, name in enumerate((
 _SCOUT, _MARAUDER = 1 << 21, 1 << 22
 # The expansion's abilities (docs/rules.md §19.8) take the bits after those two.
 FLAGS.update({name: 1 << bit for bit, name in enumerate((
-    "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy"), 23)})
+    "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
+    "megashield"), 23)})
 ARGUMENT_ABILITIES = ("max-damage", "debris", "all-stations-bonus")  # name:N, one field each
 SYSTEMS: tuple[str | None, ...] = (None, "A", "B", "C", "bots", "pilot")
 

@@ -132,6 +132,13 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
         if id(th) in lost and "retaliates" in th.card.abilities:
             for zone in range(3):
                 g.attack(th, zone, 1)
+    for key in hits:
+        th = index[key]
+        if "megashield" in th.card.abilities and th.shield > 0:
+            # after every damage step that targeted it (docs/rules.md §19.8)
+            th.shield -= 1
+            if g.log is not None:
+                g.note("damage", f"{th.card.name}'s megashield drops to {th.shield}")
     for th in rocketed:
         if "rocket-magnet" in th.card.abilities:
             th.shield += 1

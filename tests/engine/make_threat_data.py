@@ -155,6 +155,13 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
                ["finishing-hit-energy"]),
     "SI1-101": ([["move_if_present", "blue"]], [["attack_if_present_else_repair", 2, 1]],
                 [[A, 4]], []),
+    # --- New Frontier, yellow deck: the same mechanics (docs/rules.md §19.8) ---
+    "E2-101": ([[A, 2]], [["attack_others", 3]], [["attack_all", 4]], ["carrier-attacks"]),
+    "E2-103": ([[A, 1]], [[A, 1]], [[A, 3]], ["double-damage", "megashield"]),
+    "SE2-101": ([["attack_plasmatic", 2]], [["attack_plasmatic", 2]], [["attack_plasmatic", 4]],
+                []),
+    "SE2-103": ([[A, 1]], [[A, 2], ["attack_others", 1]], [[A, 4], ["attack_others", 3]],
+                ["max-damage:2", "rocket-immune"]),
 }
 
 

@@ -47,7 +47,8 @@ def test_schema_describes_every_property() -> None:
 
 
 #: The expansion's cards the engine plays (docs/rules.md §19.8).
-PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101"}
+PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
+                    "E2-101", "E2-103", "SE2-101", "SE2-103"}
 
 
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
@@ -92,3 +93,5 @@ def test_the_expansion_cards_played_keep_their_printed_values() -> None:
     shambler = get_card("SI1-101")
     assert (shambler.stations, shambler.system, shambler.serious) == ((4,), "bots", True)
     assert "fights-back" not in shambler.abilities
+    assert get_card("SE2-103").ability_arg("max-damage") == 2  # Mother Swarm
+    assert {"double-damage", "megashield"} <= set(get_card("E2-103").abilities)

@@ -64,6 +64,7 @@ enum { SYS_NONE, SYS_A, SYS_B, SYS_C, SYS_BOTS, SYS_PILOT };
 #define F_OFF_COURSE (1 << 24)
 #define F_Z_AT_JUMP (1 << 25)
 #define F_FINISHING_ENERGY (1 << 26)
+#define F_MEGASHIELD (1 << 27)
 
 /* Square operations (the names of abilities.OPS, in ccore.OPERATIONS order). */
 enum {
@@ -1263,6 +1264,11 @@ static void damage_step(Game *g, int rockets_only) {
         if (lost[board[b]] && (flags(th) & F_RETALIATES))
             for (int z = 0; z < 3; z++) attack(g, th, z, 1, 1);
     }
+    if (g->all_flags & F_MEGASHIELD) /* after every damage step that targeted it */
+        for (int b = 0; b < nboard; b++) {
+            Threat *th = &g->thr[board[b]];
+            if (was_hit[board[b]] && (flags(th) & F_MEGASHIELD) && th->shield > 0) th->shield--;
+        }
     if (rocketed >= 0 && (flags(&g->thr[rocketed]) & F_MAGNET)) g->thr[rocketed].shield++;
     /* any rocket that targets it knocks it off course, even one its shield stops */
     if (rocketed >= 0 && (flags(&g->thr[rocketed]) & F_OFF_COURSE)) g->thr[rocketed].active = 1;
