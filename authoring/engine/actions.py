@@ -227,6 +227,9 @@ def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:
     return False
 
 
+_REACTOR = ("red", "central", "blue")  # the reactors' names in the log
+
+
 def hit_malfunction(g: Game, member: CrewMember, th: ThreatState, amount: int) -> None:
     """Applies a repair hit to a malfunction, with the per-turn card rules."""
     key = id(th)
@@ -244,13 +247,13 @@ def hit_malfunction(g: Game, member: CrewMember, th: ThreatState, amount: int) -
             zone = zone_of(th.stations[0])
             if not g.state.reactors[zone]:
                 if g.log is not None:
-                    g.note("action", f"{card.name}: no energy in the {ZONE_NAMES[zone]} "
+                    g.note("action", f"{card.name}: no energy in the {_REACTOR[zone]} "
                                      "reactor for the finishing hit: it does nothing")
                 return
             g.state.reactors[zone] -= 1
             if g.log is not None:
                 g.note("action", f"the finishing hit costs 1 energy from the "
-                                 f"{ZONE_NAMES[zone]} reactor")
+                                 f"{_REACTOR[zone]} reactor")
         th.damage += amount
         bonus = card.ability_arg("all-stations-bonus")
         if bonus:
