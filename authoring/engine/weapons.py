@@ -93,6 +93,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
     if not rockets_only:
         _interceptors(g, board, hit)
     lost: set[int] = set()
+    taken: dict[int, int] = {}  # damage taken in this step, for the per-step caps
     marauders = _marauders(g) if hits else 0  # the loop below changes no threat's status
     for key, total in hits.items():
         th = index[key]
@@ -110,6 +111,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
             damage = min(damage, cap)
         if damage:
             th.damage += damage
+            taken[key] = damage
             lost.add(key)
         if g.log is not None:
             g.note("damage", f"{th.card.name} takes {damage} (shield {shield})")
@@ -119,9 +121,12 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
                 if other is th or other.damage >= other.health:
                     continue
                 cap = other.card.ability_arg("max-damage")
-                if cap and id(other) in lost:
+                # the cap counts the splash too: the Swarm (1) gets none after a hit, the
+                # Mother Swarm (2) one after a hit of 1 (docs/rules.md §19.8)
+                if cap and taken.get(id(other), 0) >= cap:
                     continue
                 other.damage += 1
+                taken[id(other)] = taken.get(id(other), 0) + 1
                 lost.add(id(other))
                 if g.log is not None:
                     g.note("damage",

@@ -1130,7 +1130,7 @@ static void damage_step(Game *g, int rockets_only) {
     for (unsigned left = g->active & g->external; left; left &= left - 1)
         board[nboard++] = __builtin_ctz(left);
     int hits[MAX_THREATS] = {0}, was_hit[MAX_THREATS] = {0}, pulsed[MAX_THREATS] = {0};
-    int lost[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
+    int lost[MAX_THREATS] = {0}, taken[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
 #define HIT(t, strength) (hits[t] += (strength), was_hit[t] = 1, any_hit = 1)
     if (!rockets_only) {
         for (int station = 0; station < 6; station++) {
@@ -1244,6 +1244,7 @@ static void damage_step(Game *g, int rockets_only) {
         if (damage) {
             th->damage += damage;
             lost[t] = 1;
+            taken[t] = damage;
         }
     }
     for (int b = 0; b < nboard; b++) {
@@ -1252,8 +1253,11 @@ static void damage_step(Game *g, int rockets_only) {
             for (int o = 0; o < nboard; o++) {
                 Threat *other = &g->thr[board[o]];
                 if (other == th || other->damage >= other->health) continue;
-                if (other->card[C_MAX_DAMAGE] && lost[board[o]]) continue;
+                /* the cap counts the splash too (weapons.py) */
+                if (other->card[C_MAX_DAMAGE] && taken[board[o]] >= other->card[C_MAX_DAMAGE])
+                    continue;
                 other->damage++;
+                taken[board[o]]++;
                 lost[board[o]] = 1;
             }
         }
