@@ -227,6 +227,9 @@ def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:
     return False
 
 
+_REACTOR = ("red", "central", "blue")  # the reactors' names in the log
+
+
 def hit_malfunction(g: Game, member: CrewMember, th: ThreatState, amount: int) -> None:
     """Applies a repair hit to a malfunction, with the per-turn card rules."""
     key = id(th)
@@ -238,6 +241,19 @@ def hit_malfunction(g: Game, member: CrewMember, th: ThreatState, amount: int) -
         if g.turn_hits[key] >= 3:
             th.damage = th.health
     else:
+        if "finishing-hit-energy" in card.abilities and th.damage + amount >= th.health:
+            # the finishing hit costs its zone 1 energy first; without it the hit does nothing
+            # (docs/rules.md §19.8)
+            zone = zone_of(th.stations[0])
+            if not g.state.reactors[zone]:
+                if g.log is not None:
+                    g.note("action", f"{card.name}: no energy in the {_REACTOR[zone]} "
+                                     "reactor for the finishing hit: it does nothing")
+                return
+            g.state.reactors[zone] -= 1
+            if g.log is not None:
+                g.note("action", f"the finishing hit costs 1 energy from the "
+                                 f"{_REACTOR[zone]} reactor")
         th.damage += amount
         bonus = card.ability_arg("all-stations-bonus")
         if bonus:

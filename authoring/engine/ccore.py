@@ -11,7 +11,8 @@ cores.
 
 What the C core does not play is played by the Python reference, game by game, inside the
 same batch (``unsupported``): a card whose operation or ability the C port does not know
-(none of the base game's cards: ``UNSUPPORTED_CARDS`` is empty today), more than
+(none of the cards the engine plays, base game and expansion: ``unsupported_cards()`` is
+empty today), more than
 ``MAX_THREATS`` threats, and anything that needs the log (``record=True``) or a state other
 than a mission's start (campaigns, forks: ``campaign.py`` and ``exact.py`` run in Python).
 """
@@ -44,7 +45,7 @@ from authoring.engine.state import (
 )
 from authoring.engine.threats.cards import STATION_CODES, Card, load_cards
 
-ABI = 2  # sa_abi() of a library this module can drive
+ABI = 3  # sa_abi() of a library this module can drive
 
 # The square operations in the order of core.c's OP_* codes (index = code). The four that
 # only switch a threat's X state on share one code.
@@ -60,6 +61,9 @@ OPERATIONS: tuple[str, ...] = (
     "ko_station", "ko_stations", "ko_leaders", "ko_ship", "ko_ship_except", "ko_without_squad",
     "delay_zone", "delay_ship", "destroy_rocket", "disable_stored_squad", "contamination_delay",
     "contamination_attack", "contamination_ko",
+    # New Frontier (docs/rules.md §19.8)
+    "attack_plasmatic", "attack_unless_off_course", "move_if_present",
+    "attack_if_present_else_repair",
 )
 _ACTIVATE = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 # Ability ids (before any ``:N``) and their bit in core.c's card flags.
@@ -70,6 +74,10 @@ FLAGS: dict[str, int] = {name: 1 << bit for bit, name in enumerate((
     "three-hits-same-turn", "hidden-until-x", "out-of-reach-far", "no-heavy-laser",
     "rocket-immune", "ko-lower-sides-on-death", "ko-destroyer"))}
 _SCOUT, _MARAUDER = 1 << 21, 1 << 22
+# The expansion's abilities (docs/rules.md §19.8) take the bits after those two.
+FLAGS.update({name: 1 << bit for bit, name in enumerate((
+    "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
+    "megashield"), 23)})
 ARGUMENT_ABILITIES = ("max-damage", "debris", "all-stations-bonus")  # name:N, one field each
 SYSTEMS: tuple[str | None, ...] = (None, "A", "B", "C", "bots", "pilot")
 
@@ -108,7 +116,8 @@ def _op_record(op: tuple[Any, ...]) -> list[int] | None:
             words = [sum(1 << STATION_CODES.index(code) for code in args)]
             break
         elif arg in ("red", "blue") and name in ("move", "slime_spread",
-                                                 "move_if_damaged_else_attack"):
+                                                 "move_if_damaged_else_attack",
+                                                 "move_if_present"):
             words.append(-1 if arg == "red" else 1)
         elif arg in ("red", "all") and name == "fissure":
             words.append(2 if arg == "all" else 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authoring.engine import ship
-from authoring.engine.ship import ZONE_NAMES
+from authoring.engine.ship import SPACE, ZONE_NAMES, zone_of
 from authoring.engine.state import ACTIVE_THREAT, ThreatState
 from authoring.engine.threats import abilities
 
@@ -82,8 +82,10 @@ def scout_bonus(g: Game, th: ThreatState) -> int:
     return 0
 
 
-def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool = True) -> None:
-    """Resolves an attack of a threat on a zone (docs/rules.md §12.2)."""
+def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool = True,
+           plasmatic: bool = False) -> None:
+    """Resolves an attack of a threat on a zone (docs/rules.md §12.2); the expansion's carrier
+    and plasmatic attacks are in docs/rules.md §19.8."""
     st = g.state
     parts: list[str] = []  # the log sentence says each step, so no number needs guessing
     if th.card.external:
@@ -91,6 +93,10 @@ def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool 
         strength += bonus
         total = f"for {strength}" + (f" ({strength - bonus} +1 from the Scout)" if bonus else "")
         parts.append(total)
+        if "carrier-attacks" in th.card.abilities and pilot_out(g):
+            # the interceptors are always at distance 1, between any threat and the ship
+            strength = max(0, strength - 2)
+            parts.append(f"2 weaker with the interceptors out ({strength})")
         if shields:
             absorbed = min(st.shields[zone], strength)
             st.shields[zone] -= absorbed
@@ -98,14 +104,31 @@ def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool 
             parts.append(f"the shield absorbs {absorbed}, {strength} "
                          f"{'gets' if strength == 1 else 'get'} past")
         else:
+            absorbed = 0
             parts.append("ignoring the shield")
+        knock = plasmatic and strength > 0 and not absorbed
+        if knock:
+            parts.append("the plasma knocks out the zone's crew")
         if "double-damage" in th.card.abilities and strength:
             strength *= 2
             parts.append(f"doubled to {strength}")
     else:
+        knock = False
         parts.append(f"for {strength}")
     if g.log is not None:
         head, *rest = parts
         g.note("threat", f"{th.card.name} attacks {ZONE_NAMES[zone]} {head}"
                          + (": " + ", ".join(rest) if rest else ""))
+    if knock:
+        # before the damage tokens, as the public resolver does; a pilot in space is not in
+        # the zone
+        for member in st.crew:
+            if member.station != SPACE and zone_of(member.station) == zone:
+                g.knock_out(member)
     damage_ship(g, zone, strength * multiplier(g, zone), th.card.name)
+
+
+def pilot_out(g: Game) -> bool:
+    """Tells whether the interceptors are out: a figure in space, conscious or not (a
+    knocked-out pilot stays out with the craft, docs/rules.md §20)."""
+    return any(member.station == SPACE for member in g.state.crew)

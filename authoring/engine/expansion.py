@@ -1,10 +1,11 @@
 """The expansion's threat cards: which rules each one needs, and what the engine plays of them.
 
 docs/rules.md §19.7 lists every mechanic the New Frontier threat cards add and the cards that
-need it. A card is played when the threat data gives it actions (``Card.playable``); until
-then a mission or plan that names it is refused with the mechanics it is waiting for
-(``missing_rules``), never played wrong. ``markdown`` writes the table of that section; a
-test keeps the page in step with it.
+need it. A card is played when the threat data gives it actions (``Card.playable``; the
+played cards and their rules are in docs/rules.md §19.8); until then a mission or plan that
+names it is refused with the mechanics it is waiting for (``missing_rules``), never played
+wrong. ``markdown`` writes the table of docs/rules.md §19.7, card by card where a mechanic is
+played for some of its cards only; a test keeps the page in step with it.
 """
 
 from __future__ import annotations
@@ -104,21 +105,44 @@ CARD_MECHANICS: Mapping[str, tuple[str, ...]] = {
 
 
 def missing_rules(card_id: str) -> str:
-    """Says which rules an unplayed card of the expansion waits for (docs/rules.md §19.7).
+    """Says which rules an unplayed card of the expansion waits for (docs/rules.md §19.7):
+    the mechanics no played card has yet (E3-101 is plasmatic, which is played, and waits
+    for its heavy-laser immunity only).
 
-    It takes the card's id: the native core's cards are another class than this module's."""
+    It takes the card's id, not the card: the native engine core passes its own compiled
+    ``Card`` class, which is not this module's."""
     needs = CARD_MECHANICS.get(card_id, ())
-    what = "; ".join(MECHANICS[m] for m in needs) or "rules the engine does not have"
+    played = played_mechanics()
+    waiting = [m for m in needs if m not in played]
+    if needs and not waiting:  # e.g. E3-104: the megashield is played on E2-103 only
+        return (f"is not played yet, though the engine plays its mechanics on other cards "
+                f"({'; '.join(MECHANICS[m] for m in needs)}) (docs/rules.md §19.7)")
+    what = "; ".join(MECHANICS[m] for m in waiting) or "rules the engine does not have"
     return f"needs {what}, which the engine does not play yet (docs/rules.md §19.7)"
 
 
+def played_mechanics() -> frozenset[str]:
+    """Returns the mechanics the engine plays: those of the cards it plays (docs/rules.md
+    §19.8)."""
+    cards = load_cards()
+    return frozenset(m for card_id, needs in CARD_MECHANICS.items() if cards[card_id].playable
+                     for m in needs)
+
+
 def markdown() -> str:
-    """The table of docs/rules.md §19.7: each mechanic, its cards, and whether it is played."""
+    """The table of docs/rules.md §19.7: each mechanic, its cards, and which are played."""
     cards = load_cards()
     lines = ["| mechanic | cards (deck) | played |", "|---|---|---|"]
     for key, text in MECHANICS.items():
         ids = [i for i, needs in CARD_MECHANICS.items() if key in needs]
         names = ", ".join(f"{i} {cards[i].name} ({cards[i].colour})" for i in ids)
-        played = all(cards[i].playable for i in ids)
-        lines.append(f"| {text} | {names} | {'yes' if played else 'not yet'} |")
+        played = [i for i in ids if cards[i].playable]
+        waiting = [i for i in ids if not cards[i].playable]
+        if not waiting:
+            status = "yes"
+        elif not played:
+            status = "not yet"
+        else:  # a card waiting for another mechanic too (e.g. E3-101 is plasmatic and more)
+            status = f"{', '.join(played)}; not yet {', '.join(waiting)}"
+        lines.append(f"| {text} | {names} | {status} |")
     return "\n".join(lines)

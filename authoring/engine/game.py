@@ -237,7 +237,8 @@ class Game:
             self._snapshot()
 
     def closing_step(self) -> None:
-        """Resolves the closing step (turn 13): last rocket, pilot's return, last threat move.
+        """Resolves the closing step (turn 13): last rocket, pilot's return, last threat move,
+        then the jump (docs/rules.md §6, §19.8).
 
         Level 1 (7 turns) closes with a turn 8 the same way.
         """
@@ -255,8 +256,23 @@ class Game:
                 self.enter(member, UR)
         self.step = "threat"
         self.threat_step()
+        self.step = "jump"
+        for th in st.threats:
+            if th.status == ACTIVE_THREAT and "z-at-jump" in th.card.abilities:
+                self.jump_z(th)
         st.turn = self.turn
         self._snapshot()
+
+    def jump_z(self, th: ThreatState) -> None:
+        """Lets a threat still on its track at the jump perform its Z and survive (Dimension
+        Spider, docs/rules.md §19.8)."""
+        if self.log is not None:
+            self.note("jump", f"{th.card.name} is still on its track at the jump: it performs Z")
+        for op in th.card.z:
+            abilities.OPS[op[0]](self, th, *op[1:])
+            if th.status != ACTIVE_THREAT:
+                return
+        self.survive(th)
 
     def appear(self, turn: int) -> None:
         """Places the threats of this turn on their tracks (step 1)."""
@@ -309,9 +325,10 @@ class Game:
         """Draws damage tokens in a zone (see ``damage.damage_ship``)."""
         damage.damage_ship(self, zone, points, source)
 
-    def attack(self, th: ThreatState, zone: int, strength: int, *, shields: bool = True) -> None:
+    def attack(self, th: ThreatState, zone: int, strength: int, *, shields: bool = True,
+               plasmatic: bool = False) -> None:
         """Resolves a threat's attack on a zone (see ``damage.attack``)."""
-        damage.attack(self, th, zone, strength, shields=shields)
+        damage.attack(self, th, zone, strength, shields=shields, plasmatic=plasmatic)
 
     # --- threats ---------------------------------------------------------------------------------
 

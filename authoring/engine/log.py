@@ -11,7 +11,7 @@ class LogEntry:
     """One thing that happened: turn (13 = closing step), step name and a sentence."""
 
     turn: int
-    step: str  # appear, action, damage, threat, rocket, computer, end
+    step: str  # appear, action, damage, threat, rocket, computer, jump, end
     text: str
 
 

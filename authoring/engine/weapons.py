@@ -93,6 +93,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
     if not rockets_only:
         _interceptors(g, board, hit)
     lost: set[int] = set()
+    taken: dict[int, int] = {}  # damage taken in this step, for the per-step caps
     marauders = _marauders(g) if hits else 0  # the loop below changes no threat's status
     for key, total in hits.items():
         th = index[key]
@@ -110,6 +111,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
             damage = min(damage, cap)
         if damage:
             th.damage += damage
+            taken[key] = damage
             lost.add(key)
         if g.log is not None:
             g.note("damage", f"{th.card.name} takes {damage} (shield {shield})")
@@ -119,9 +121,12 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
                 if other is th or other.damage >= other.health:
                     continue
                 cap = other.card.ability_arg("max-damage")
-                if cap and id(other) in lost:
+                # the cap counts the splash too: the Swarm (1) gets none after a hit, the
+                # Mother Swarm (2) one after a hit of 1 (docs/rules.md §19.8)
+                if cap and taken.get(id(other), 0) >= cap:
                     continue
                 other.damage += 1
+                taken[id(other)] = taken.get(id(other), 0) + 1
                 lost.add(id(other))
                 if g.log is not None:
                     g.note("damage",
@@ -132,9 +137,21 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
         if id(th) in lost and "retaliates" in th.card.abilities:
             for zone in range(3):
                 g.attack(th, zone, 1)
+    for key in hits:
+        th = index[key]
+        if "megashield" in th.card.abilities and th.shield > 0:
+            # after every damage step that targeted it (docs/rules.md §19.8)
+            th.shield -= 1
+            if g.log is not None:
+                g.note("damage", f"{th.card.name}'s megashield drops to {th.shield}")
     for th in rocketed:
         if "rocket-magnet" in th.card.abilities:
             th.shield += 1
+        if "rocket-knocks-off-course" in th.card.abilities:
+            # any rocket that targets it, even one its shield stops (docs/rules.md §19.8)
+            if g.log is not None and not th.active:
+                g.note("damage", f"the rocket knocks {th.card.name} off course: no Z attack")
+            th.active = True
 
 
 def _nearest(candidates: list[ThreatState]) -> ThreatState | None:

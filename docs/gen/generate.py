@@ -426,14 +426,15 @@ def threat_page() -> str:
              "Every card the engine knows, from the packaged data "
              "(`authoring/engine/data/threats.json`, schema "
              "[threats](../reference/threats.md)). *Engine* says whether the rules engine "
-             "plays the card: base-game cards have their X/Y/Z actions and abilities coded "
-             "(`authoring/engine/threats/`); New Frontier cards carry their printed values only "
-             "([rules §19](../rules.md#s19)). *Decision* is the reading taken where sources "
+             "plays the card: base-game cards and the New Frontier cards of "
+             "[rules §19.8](../rules.md#s19-8) have their X/Y/Z actions and abilities coded "
+             "(`authoring/engine/threats/`); the other New Frontier cards carry their printed "
+             "values only ([rules §19.7](../rules.md#s19-7)). *Decision* is the reading taken where sources "
              "disagree ([rules §20](../rules.md#s20)). Health, shield and speed are the values "
              "the engine uses; points are survived / destroyed.", ""]
     groups = [("base", "external", "Base game: external threats"),
               ("base", "internal", "Base game: internal threats"),
-              ("new-frontier", "", "New Frontier (data only)")]
+              ("new-frontier", "", "New Frontier")]
     for card_set, kind, title in groups:
         chosen = [c for c in cards if c["set"] == card_set and c["kind"].startswith(kind)]
         lines += [f"## {title} ({len(chosen)} cards)", "",

@@ -6,7 +6,10 @@ Shared by tests/engine/test_differential.py (bounded, every CI run) and bench/di
 ``test-run`` and ``double-action``; 4 or 5 players), a random legal plan of that many figures
 (with double actions on double-action tracks, docs/rules.md §19) with
 a random seed, random forced damage tokens and, in half the games, cards pinned through the
-plan's ``draw`` (the rest drawn by the engine with the plan's seed). Compared: the whole
+plan's ``draw`` (the rest drawn by the engine with the plan's seed); in three games out of
+ten the draw also pins the expansion's cards the engine plays (docs/rules.md §19.8) into
+about half the slots of their kind, since the engine never draws them from a deck.
+Compared: the whole
 ``Result`` (outcome, cause, damage per zone, threat fates, score breakdown) and the state
 notation after every turn; a mismatch names the first turn that differs and writes a
 reproducing mission and plan file.
@@ -25,6 +28,7 @@ from authoring.engine import Plan, Result, Setup, make_crew_plan, setup_from_mis
 from authoring.engine.cores import Core
 from authoring.engine.errors import EngineError
 from authoring.engine.plan import DOUBLE_PAIRS, TOKEN_KINDS, ZONES
+from authoring.engine.threats.cards import load_cards
 from authoring.generate import GenerateOptions, generate_mission, generated_text
 from authoring.mission.model import Mission
 
@@ -106,6 +110,35 @@ def pinned_draw(rng: random.Random, mission: Mission, figures: int) -> tuple[str
     return tuple(draw)
 
 
+@cache
+def expansion_cards() -> dict[tuple[bool, bool], tuple[str, ...]]:
+    """Returns the expansion's played cards by (external, serious), in data order."""
+    kinds: dict[tuple[bool, bool], list[str]] = {}
+    for card in load_cards().values():
+        if card.set != "base" and card.playable:
+            kinds.setdefault((card.external, card.serious), []).append(card.id)
+    return {kind: tuple(ids) for kind, ids in kinds.items()}
+
+
+def expansion_draw(rng: random.Random, mission: Mission, figures: int,
+                   draw: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """Returns ``draw`` (or an open draw) with an expansion card pinned, in about half the
+    slots of a kind that has one, each card once (a slot's kind: external or internal,
+    serious or not, as the engine checks a pinned card)."""
+    threats = list(mission.threats())
+    pinned: list[str | None] = list(draw) if draw else [None] * len(threats)
+    used = {card for card in pinned if card}
+    for index, threat in enumerate(threats):
+        if threat.unconfirmed and figures < 5:
+            continue  # not played with 4 figures
+        kind = (threat.zone != "internal", bool(threat.serious))
+        options = [c for c in expansion_cards().get(kind, ()) if c not in used]
+        if options and rng.random() < 0.5:
+            pinned[index] = rng.choice(options)
+            used.add(pinned[index] or "")
+    return tuple(pinned)
+
+
 def make_case(profile: str, players: int, mission_seed: int, tokens: list[list[str]], seed: int,
               forced: dict[str, tuple[str, ...]], draw: tuple[str | None, ...] = ()) -> Case:
     """Builds a case from its parts (shared by the seeded loop and Hypothesis)."""
@@ -120,6 +153,8 @@ def random_case(rng: random.Random) -> Case:
     mission_seed = rng.choice(MISSION_SEEDS)
     mission = _mission(profile, players, mission_seed)
     draw = pinned_draw(rng, mission, players) if rng.random() < 0.5 else ()
+    if rng.random() < 0.3:
+        draw = expansion_draw(rng, mission, players, draw)
     return make_case(profile, players, mission_seed,
                      crew_tokens(rng, players, profile == "test-run",
                                  profile == "double-action"), rng.randrange(2**32),

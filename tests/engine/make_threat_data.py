@@ -6,8 +6,9 @@ Run it from the repository root whenever the reference table changes::
 
 The printed stats come from the table. The ``actions`` (X, Y, Z as lists of engine operations)
 and ``abilities`` (named hooks of the damage step, targeting and card rules) of the 55 base-game
-cards are written here by hand from the card texts, the special rules and the binding
-``decision_notes``; New Frontier cards get ``actions: null`` until their mechanics exist.
+cards and of the New Frontier cards the engine plays (docs/rules.md §19.8) are written here by
+hand from the card texts, the special rules and the binding ``decision_notes``; the other New
+Frontier cards get ``actions: null`` until their mechanics exist.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "SI2-03": (["LR", "LW", "LB"], "B"),
     "SI2-04": (["UR", "UB", "LR", "LB"], "bots"),
     "SI2-05": (["LW"], "C"),
+    # New Frontier (docs/rules.md §19.8)
+    "I1-101": (["UW"], "A"),
+    "SI1-101": (["LW"], "bots"),
 }
 
 A = "attack"
@@ -137,6 +141,27 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     "SI2-04": ([["contamination_delay"]], [["contamination_attack", 1]], [["contamination_ko"]],
                ["contamination"]),
     "SI2-05": ([["speed", 1]], [["speed", 1]], [["destroy_ship"]], ["three-hits-same-turn"]),
+    # --- New Frontier, white deck (docs/rules.md §19.8) ---
+    "E1-101": ([["attack_plasmatic", 1]], [["attack_plasmatic", 1]], [["attack_plasmatic", 2]],
+               []),
+    "E1-102": ([[A, 1]], [[A, 1]], [["attack_unless_off_course", 5]],
+               ["rocket-knocks-off-course"]),
+    "SE1-101": ([[A, 2]], [["attack_others", 3]], [["attack_all", 4]], ["carrier-attacks"]),
+    "SE1-102": ([["shield_set", 1]], [["shield_add", 1]], [["attack_all", 4]],
+                ["rocket-immune", "z-at-jump"]),
+    # Z in the card's order: white 3, then red 1 and blue 1 (the order of the token draws)
+    "I1-101": ([["drain_central", 1]], [[A, 1]],
+               [[A, 3], ["attack_zone", "red", 1], ["attack_zone", "blue", 1]],
+               ["finishing-hit-energy"]),
+    "SI1-101": ([["move_if_present", "blue"]], [["attack_if_present_else_repair", 2, 1]],
+                [[A, 4]], []),
+    # --- New Frontier, yellow deck: the same mechanics (docs/rules.md §19.8) ---
+    "E2-101": ([[A, 2]], [["attack_others", 3]], [["attack_all", 4]], ["carrier-attacks"]),
+    "E2-103": ([[A, 1]], [[A, 1]], [[A, 3]], ["double-damage", "megashield"]),
+    "SE2-101": ([["attack_plasmatic", 2]], [["attack_plasmatic", 2]], [["attack_plasmatic", 4]],
+                []),
+    "SE2-103": ([[A, 1]], [[A, 2], ["attack_others", 1]], [[A, 4], ["attack_others", 3]],
+                ["max-damage:2", "rocket-immune"]),
 }
 
 

@@ -29,7 +29,7 @@ def test_the_rules_page_shows_the_current_table() -> None:
 
 
 @pytest.mark.parametrize(("card", "words"), [
-    ("E1-101", "plasmatic attacks"),
+    ("E3-101", "heavy lasers cannot target it"),
     ("SI2-101", "phasing: out of reach every other turn"),
     ("SE3-105", "releases a bonus threat"),
 ])
@@ -38,3 +38,33 @@ def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: s
     with pytest.raises(SetupError,
                        match=rf"{card} .*New Frontier.* needs .*{words}.*docs/rules.md §19.7"):
         make_setup([(1, zone, card)], "T1 T2 T3 T4")
+
+
+def test_a_refusal_names_only_the_mechanics_not_played_yet() -> None:
+    # E3-101 is plasmatic (played: docs/rules.md §19.8) and heavy-laser immune (not yet)
+    with pytest.raises(SetupError) as refused:
+        make_setup([(1, "red", "E3-101")], "T1 T2 T3 T4")
+    assert "plasmatic" not in str(refused.value)
+
+
+def test_the_white_deck_is_played() -> None:
+    white = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101"}
+    played = {c.id for c in load_cards().values() if c.set != "base" and c.playable}
+    assert white <= played
+    for card in white:
+        make_setup([(1, "internal" if card.startswith(("I", "SI")) else "white", card)],
+                   "T1 T2 T3 T4")
+
+
+def test_the_table_shows_cards_of_a_partly_played_mechanic() -> None:
+    row = next(line for line in markdown().splitlines() if line.startswith("| plasmatic"))
+    status = row.split("|")[-2].strip()
+    assert status.startswith("E1-101") and status.endswith("not yet " + status.split(
+        "not yet ")[1]) and "E3-101" in status.split("not yet ")[1]
+
+
+def test_a_card_whose_mechanics_are_all_played_elsewhere_says_so() -> None:
+    # E3-104 needs only the megashield, which E2-103 plays (docs/rules.md §19.8)
+    with pytest.raises(SetupError, match=r"E3-104 .* is not played yet, though the engine "
+                                         r"plays its mechanics on other cards"):
+        make_setup([(1, "red", "E3-104")], "T1 T2 T3 T4")

@@ -46,13 +46,19 @@ def test_schema_describes_every_property() -> None:
     assert missing == []
 
 
+#: The expansion's cards the engine plays (docs/rules.md §19.8).
+PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
+                    "E2-101", "E2-103", "SE2-101", "SE2-103"}
+
+
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
     cards = load_cards()
     assert len(cards) == 103
     base = [c for c in cards.values() if c.set == "base"]
     assert len(base) == 55
     assert all(c.playable for c in base)
-    assert not any(c.playable for c in cards.values() if c.set == "new-frontier")
+    played = {c.id for c in cards.values() if c.set == "new-frontier" and c.playable}
+    assert played == PLAYED_EXPANSION
 
 
 def test_every_operation_and_ability_is_registered() -> None:
@@ -74,3 +80,18 @@ def test_binding_decisions_are_in_the_data() -> None:
     assert (maelstrom.health, maelstrom.shield, maelstrom.speed) == (8, 3, 2)
     assert "rocket-immune" not in get_card("SE2-05").abilities  # Nemesis is targetable
     assert get_card("I2-03").y == (("move", "blue"),) and get_card("I2-04").y == (("move", "red"),)
+
+
+def test_the_expansion_cards_played_keep_their_printed_values() -> None:
+    carrier = get_card("SE1-101")
+    assert (carrier.health, carrier.shield, carrier.speed) == (6, 3, 2)
+    assert "carrier-attacks" in carrier.abilities
+    spider = get_card("SE1-102")
+    assert {"rocket-immune", "z-at-jump"} <= set(spider.abilities)
+    jam = get_card("I1-101")
+    assert (jam.stations, jam.system, jam.malfunction) == ((1,), "A", True)
+    shambler = get_card("SI1-101")
+    assert (shambler.stations, shambler.system, shambler.serious) == ((4,), "bots", True)
+    assert "fights-back" not in shambler.abilities
+    assert get_card("SE2-103").ability_arg("max-damage") == 2  # Mother Swarm
+    assert {"double-damage", "megashield"} <= set(get_card("E2-103").abilities)

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ABI_VERSION 2
+#define ABI_VERSION 3
 
 enum { UR, UW, UB, LR, LW, LB, SPACE };
 enum { RED, WHITE, BLUE };
@@ -59,6 +59,12 @@ enum { SYS_NONE, SYS_A, SYS_B, SYS_C, SYS_BOTS, SYS_PILOT };
 #define F_KO_DESTROYER (1 << 20)
 #define F_SCOUT (1 << 21)    /* ("scout_bonus",) among its X operations */
 #define F_MARAUDER (1 << 22) /* ("marauder_bonus",) among its X operations */
+/* New Frontier (docs/rules.md §19.8) */
+#define F_CARRIER (1 << 23)
+#define F_OFF_COURSE (1 << 24)
+#define F_Z_AT_JUMP (1 << 25)
+#define F_FINISHING_ENERGY (1 << 26)
+#define F_MEGASHIELD (1 << 27)
 
 /* Square operations (the names of abilities.OPS, in ccore.OPERATIONS order). */
 enum {
@@ -73,7 +79,8 @@ enum {
     OP_SLIME_ATTACK, OP_KO_STATION, OP_KO_STATIONS, OP_KO_LEADERS, OP_KO_SHIP,
     OP_KO_SHIP_EXCEPT, OP_KO_WITHOUT_SQUAD, OP_DELAY_ZONE, OP_DELAY_SHIP, OP_DESTROY_ROCKET,
     OP_DISABLE_STORED_SQUAD, OP_CONTAMINATION_DELAY, OP_CONTAMINATION_ATTACK,
-    OP_CONTAMINATION_KO, OP_COUNT
+    OP_CONTAMINATION_KO, OP_ATTACK_PLASMATIC, OP_ATTACK_UNLESS_OFF_COURSE, OP_MOVE_IF_PRESENT,
+    OP_ATTACK_IF_PRESENT_ELSE_REPAIR, OP_COUNT
 };
 
 /* One card record of CARD_INTS ints (written by ccore._card_record). */
@@ -407,6 +414,12 @@ static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
         th->turn_hits++;
         if (th->turn_hits >= 3) th->damage = th->health;
     } else {
+        if ((card[C_FLAGS] & F_FINISHING_ENERGY) && th->damage + amount >= th->health) {
+            /* the finishing hit costs its zone 1 energy first; none: the hit does nothing */
+            int zone = zone_of(th->st[0]);
+            if (!g->reactors[zone]) return;
+            g->reactors[zone]--;
+        }
         th->damage += amount;
         int bonus = card[C_ALL_STATIONS_BONUS];
         if (bonus) {
@@ -653,17 +666,37 @@ static int scout_bonus(const Game *g, const Threat *th) {
     return 0;
 }
 
-static void attack(Game *g, Threat *th, int zone, int strength, int shields) {
+/* A figure in space, conscious or not: the interceptors are out (damage.pilot_out). */
+static int pilot_out(const Game *g) {
+    for (int c = 0; c < g->ncrew; c++)
+        if (g->crew[c].station == SPACE) return 1;
+    return 0;
+}
+
+static void attack_plasma(Game *g, Threat *th, int zone, int strength, int shields,
+                          int plasmatic) {
+    int knock = 0;
     if (th->card[C_EXTERNAL]) {
         strength += scout_bonus(g, th);
+        if ((flags(th) & F_CARRIER) && pilot_out(g)) strength = strength > 2 ? strength - 2 : 0;
+        int absorbed = 0;
         if (shields) {
-            int absorbed = g->shields[zone] < strength ? g->shields[zone] : strength;
+            absorbed = g->shields[zone] < strength ? g->shields[zone] : strength;
             g->shields[zone] -= absorbed;
             strength -= absorbed;
         }
+        knock = plasmatic && strength > 0 && !absorbed;
         if ((flags(th) & F_DOUBLE_DAMAGE) && strength) strength *= 2;
     }
+    if (knock) /* before the damage tokens; a pilot in space is not in the zone */
+        for (int c = 0; c < g->ncrew; c++)
+            if (g->crew[c].station != SPACE && zone_of(g->crew[c].station) == zone)
+                knock_out(&g->crew[c]);
     damage_ship(g, zone, strength * multiplier(g, zone));
+}
+
+static void attack(Game *g, Threat *th, int zone, int strength, int shields) {
+    attack_plasma(g, th, zone, strength, shields, 0);
 }
 
 /* --- threats (game.py and threats/abilities.py) ------------------------------------------ */
@@ -720,6 +753,13 @@ static void warheads_lose_rocket(Game *g) {
 static int advance(Game *g, Threat *th);
 
 static void delay_next(Game *g, Crew *m) { delay(g, m, g->gturn + 1); }
+
+/* A conscious crew member on the ship shares the intruder's station (abilities._present). */
+static int present(const Game *g, const Threat *th) {
+    for (int c = 0; c < g->ncrew; c++)
+        if (on_ship(&g->crew[c]) && g->crew[c].station == th->st[0]) return 1;
+    return 0;
+}
 
 static void run_op(Game *g, Threat *th, const int32_t *op) {
     int a = op[1], b = op[2];
@@ -983,6 +1023,22 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
                 knock_out(&g->crew[c]);
         for (int i = 0; i < th->nst; i++) g->contaminated |= 1 << th->st[i];
         break;
+    case OP_ATTACK_PLASMATIC:
+        attack_plasma(g, th, th->zone, a, 1, 1);
+        break;
+    case OP_ATTACK_UNLESS_OFF_COURSE:
+        if (!th->active) hit_zone(g, th, own_zone(th), a);
+        break;
+    case OP_MOVE_IF_PRESENT:
+        if (present(g, th))
+            for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);
+        break;
+    case OP_ATTACK_IF_PRESENT_ELSE_REPAIR:
+        if (present(g, th))
+            hit_zone(g, th, own_zone(th), a);
+        else
+            th->damage = th->damage > b ? th->damage - b : 0;
+        break;
     default:
         break;
     }
@@ -1074,7 +1130,7 @@ static void damage_step(Game *g, int rockets_only) {
     for (unsigned left = g->active & g->external; left; left &= left - 1)
         board[nboard++] = __builtin_ctz(left);
     int hits[MAX_THREATS] = {0}, was_hit[MAX_THREATS] = {0}, pulsed[MAX_THREATS] = {0};
-    int lost[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
+    int lost[MAX_THREATS] = {0}, taken[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
 #define HIT(t, strength) (hits[t] += (strength), was_hit[t] = 1, any_hit = 1)
     if (!rockets_only) {
         for (int station = 0; station < 6; station++) {
@@ -1188,6 +1244,7 @@ static void damage_step(Game *g, int rockets_only) {
         if (damage) {
             th->damage += damage;
             lost[t] = 1;
+            taken[t] = damage;
         }
     }
     for (int b = 0; b < nboard; b++) {
@@ -1196,8 +1253,11 @@ static void damage_step(Game *g, int rockets_only) {
             for (int o = 0; o < nboard; o++) {
                 Threat *other = &g->thr[board[o]];
                 if (other == th || other->damage >= other->health) continue;
-                if (other->card[C_MAX_DAMAGE] && lost[board[o]]) continue;
+                /* the cap counts the splash too (weapons.py) */
+                if (other->card[C_MAX_DAMAGE] && taken[board[o]] >= other->card[C_MAX_DAMAGE])
+                    continue;
                 other->damage++;
+                taken[board[o]]++;
                 lost[board[o]] = 1;
             }
         }
@@ -1208,7 +1268,14 @@ static void damage_step(Game *g, int rockets_only) {
         if (lost[board[b]] && (flags(th) & F_RETALIATES))
             for (int z = 0; z < 3; z++) attack(g, th, z, 1, 1);
     }
+    if (g->all_flags & F_MEGASHIELD) /* after every damage step that targeted it */
+        for (int b = 0; b < nboard; b++) {
+            Threat *th = &g->thr[board[b]];
+            if (was_hit[board[b]] && (flags(th) & F_MEGASHIELD) && th->shield > 0) th->shield--;
+        }
     if (rocketed >= 0 && (flags(&g->thr[rocketed]) & F_MAGNET)) g->thr[rocketed].shield++;
+    /* any rocket that targets it knocks it off course, even one its shield stops */
+    if (rocketed >= 0 && (flags(&g->thr[rocketed]) & F_OFF_COURSE)) g->thr[rocketed].active = 1;
 }
 
 /* --- the round (game.py) ------------------------------------------------------------------ */
@@ -1258,6 +1325,15 @@ static void closing_step(Game *g) {
     for (int c = 0; c < g->ncrew; c++)
         if (g->crew[c].station == SPACE) enter(g, &g->crew[c], UR);
     threat_step(g);
+    /* the jump: a threat still on its track performs Z and survives (game.jump_z) */
+    for (unsigned left = g->active; left && (g->all_flags & F_Z_AT_JUMP); left &= left - 1) {
+        Threat *th = &g->thr[__builtin_ctz(left)];
+        if (!(flags(th) & F_Z_AT_JUMP) || th->status != ACTIVE_THREAT) continue;
+        const int32_t *ops = th->card + C_LETTERS + 2 * LETTER_INTS;
+        int k = 0;
+        for (; k < ops[0] && th->status == ACTIVE_THREAT; k++) run_op(g, th, ops + 1 + 3 * k);
+        if (th->status == ACTIVE_THREAT) survive(g, th);
+    }
     g->turn = g->gturn;
     snapshot(g);
 }

@@ -117,6 +117,23 @@ def attack_unshielded(g: Game, th: ThreatState, strength: int) -> None:
     g.attack(th, th.zone, strength, shields=False)
 
 
+@op("attack_plasmatic")
+def attack_plasmatic(g: Game, th: ThreatState, strength: int) -> None:
+    """Attacks the own zone; a shield that stops none of it lets the plasma knock out the
+    zone's crew (docs/rules.md §19.8)."""
+    g.attack(th, th.zone, strength, plasmatic=True)
+
+
+@op("attack_unless_off_course")
+def attack_unless_off_course(g: Game, th: ThreatState, strength: int) -> None:
+    """Attacks the own zone unless a rocket knocked the threat off course (Spinning Saucer Z;
+    ``active`` is set by the damage step, docs/rules.md §19.8)."""
+    if th.active:
+        _say(g, f"{th.card.name} was knocked off course by a rocket: no attack")
+    else:
+        _hit_zone(g, th, _zone(th), strength)
+
+
 @op("attack_health")
 def attack_health(g: Game, th: ThreatState, factor: int) -> None:
     """Attacks the own zone for factor x remaining health (asteroids, Octopus Z)."""
@@ -430,6 +447,31 @@ def move_if_damaged_else_attack(g: Game, th: ThreatState, direction: str, streng
         attack(g, th, strength)
 
 
+def _present(g: Game, th: ThreatState) -> bool:
+    """Tells whether a conscious crew member shares the intruder's station (knocked-out crew
+    are not people in a station: docs/rules.md §20)."""
+    here = th.stations[0]
+    return any(c.station == here for c in _on_ship(g))
+
+
+@op("move_if_present")
+def move_if_present(g: Game, th: ThreatState, direction: str) -> None:
+    """Moves one station toward red or blue if someone shares its station (Shambler X)."""
+    if _present(g, th):
+        move(g, th, direction)
+    else:
+        _say(g, f"{th.card.name} is alone: it stays")
+
+
+@op("attack_if_present_else_repair")
+def attack_if_present_else_repair(g: Game, th: ThreatState, strength: int, amount: int) -> None:
+    """Attacks its zone if someone shares its station, else repairs (Shambler Y)."""
+    if _present(g, th):
+        attack(g, th, strength)
+    else:
+        repair(g, th, amount)
+
+
 @op("seek")
 def seek(g: Game, th: ThreatState) -> None:
     """Moves to the neighbouring station with the most conscious crew; stays on a tie."""
@@ -636,4 +678,7 @@ ABILITIES: frozenset[str] = frozenset({
     "splash-on-death", "behemoth-interceptors", "rocket-magnet", "retaliates", "fights-back",
     "fights-back-when-grown", "health-from-rockets", "slime", "pilot-target",
     "all-stations-bonus", "contamination", "three-hits-same-turn",
+    # New Frontier (docs/rules.md §19.8)
+    "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
+    "megashield",
 })
