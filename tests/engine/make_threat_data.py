@@ -162,6 +162,9 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
                 []),
     "SE2-103": ([[A, 1]], [[A, 2], ["attack_others", 1]], [[A, 4], ["attack_others", 3]],
                 ["max-damage:2", "rocket-immune"]),
+    # --- New Frontier, red deck: megashield (docs/rules.md §19.8) ---
+    "E3-104": ([[A, 1]], [[A, 2]], [[A, 3]], ["megashield"]),
+    "SE3-102": ([[A, 2], ["speed", 1]], [[A, 3]], [[A, 5]], ["megashield"]),
 }
 
 

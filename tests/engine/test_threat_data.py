@@ -48,7 +48,7 @@ def test_schema_describes_every_property() -> None:
 
 #: The expansion's cards the engine plays (docs/rules.md §19.8).
 PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
-                    "E2-101", "E2-103", "SE2-101", "SE2-103"}
+                    "E2-101", "E2-103", "SE2-101", "SE2-103", "E3-104", "SE3-102"}
 
 
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
@@ -95,3 +95,8 @@ def test_the_expansion_cards_played_keep_their_printed_values() -> None:
     assert "fights-back" not in shambler.abilities
     assert get_card("SE2-103").ability_arg("max-damage") == 2  # Mother Swarm
     assert {"double-damage", "megashield"} <= set(get_card("E2-103").abilities)
+    fighter, man_of_war = get_card("E3-104"), get_card("SE3-102")  # red megashields
+    assert (fighter.health, fighter.shield, fighter.speed) == (4, 4, 3)
+    assert (man_of_war.health, man_of_war.shield, man_of_war.speed) == (7, 5, 1)
+    assert man_of_war.x == (("attack", 2), ("speed", 1))
+    assert "double-damage" not in fighter.abilities
