@@ -30,7 +30,7 @@ def test_the_rules_page_shows_the_current_table() -> None:
 
 @pytest.mark.parametrize(("card", "words"), [
     ("E3-101", "heavy lasers cannot target it"),
-    ("SI2-101", "phasing: out of reach every other turn"),
+    ("SI2-101", "disrupted optics"),
     ("SE3-105", "releases a bonus threat"),
 ])
 def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: str) -> None:
