@@ -51,6 +51,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     # New Frontier (docs/rules.md §19.8)
     "I1-101": (["UW"], "A"),
     "SI1-101": (["LW"], "bots"),
+    "I2-101": (["LR", "LB"], "A"),
     "I3-105": (["LR"], "bots"),
     "I3-106": (["LB"], "bots"),
 }
@@ -167,6 +168,11 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     # --- New Frontier, red deck: megashield (docs/rules.md §19.8) ---
     "E3-104": ([[A, 1]], [[A, 2]], [[A, 3]], ["megashield"]),
     "SE3-102": ([[A, 2], ["speed", 1]], [[A, 3]], [[A, 5]], ["megashield"]),
+    # --- New Frontier, two stations (docs/rules.md §19.8): the base Power System Overload's
+    # bonus for hitting every station in one turn, with the base game's X and Z operations ---
+    "I2-101": ([["disable_stored_squad", "LR"], ["destroy_rocket"]], [["repair", 1]],
+               [["ko_stations", "LR", "LB"], ["attack_zone", "red", 3],
+                ["attack_zone", "blue", 3]], ["all-stations-bonus:1"]),
     # --- New Frontier, phasing (docs/rules.md §19.8): [operation, value, value when the move
     # began phased out]; where a card prints one value both take it ---
     "E2-102": ([["attack_phasing", 1, 1]], [["attack_phasing", 2, 1]], [["attack_phasing", 3, 2]],

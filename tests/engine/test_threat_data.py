@@ -49,7 +49,8 @@ def test_schema_describes_every_property() -> None:
 #: The expansion's cards the engine plays (docs/rules.md §19.8).
 PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
                     "E2-101", "E2-103", "SE2-101", "SE2-103", "E3-104", "SE3-102",
-                    "E2-102", "SE2-102", "E3-102", "E3-103", "SE3-101", "I3-105", "I3-106"}
+                    "E2-102", "SE2-102", "E3-102", "E3-103", "SE3-101", "I3-105", "I3-106",
+                    "I2-101"}
 
 
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
@@ -108,3 +109,6 @@ def test_the_expansion_cards_played_keep_their_printed_values() -> None:
         card = get_card(troopers)
         assert (card.stations, card.system) == ((station,), "bots")
         assert {"fights-back", "phasing"} <= set(card.abilities)
+    overload = get_card("I2-101")  # Power Pack Overload: the A of LR and LB
+    assert (overload.stations, overload.system, overload.malfunction) == ((3, 5), "A", True)
+    assert overload.ability_arg("all-stations-bonus") == 1
