@@ -40,6 +40,7 @@ from authoring.engine.ship import (
     zone_of,
 )
 from authoring.engine.state import ACTIVE_THREAT, CrewMember, ThreatState
+from authoring.engine.threats import abilities
 
 if TYPE_CHECKING:
     from authoring.engine.game import Game
@@ -385,7 +386,8 @@ def action_bots(g: Game, member: CrewMember, heroic: bool) -> None:
         return
     here = member.station
     for th in g.state.threats:
-        if th.status == ACTIVE_THREAT and th.card.system == "bots" and here in th.stations:
+        if th.status == ACTIVE_THREAT and th.card.system == "bots" and here in th.stations \
+                and not abilities.phased_out(th):  # out of reach (docs/rules.md §19.8)
             break
     else:
         return

@@ -45,7 +45,7 @@ from authoring.engine.state import (
 )
 from authoring.engine.threats.cards import STATION_CODES, Card, load_cards
 
-ABI = 3  # sa_abi() of a library this module can drive
+ABI = 4  # sa_abi() of a library this module can drive
 
 # The square operations in the order of core.c's OP_* codes (index = code). The four that
 # only switch a threat's X state on share one code.
@@ -63,7 +63,8 @@ OPERATIONS: tuple[str, ...] = (
     "contamination_attack", "contamination_ko",
     # New Frontier (docs/rules.md §19.8)
     "attack_plasmatic", "attack_unless_off_course", "move_if_present",
-    "attack_if_present_else_repair",
+    "attack_if_present_else_repair", "attack_phasing", "attack_all_phasing",
+    "change_deck_unless_phased",
 )
 _ACTIVATE = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 # Ability ids (before any ``:N``) and their bit in core.c's card flags.
@@ -77,7 +78,7 @@ _SCOUT, _MARAUDER = 1 << 21, 1 << 22
 # The expansion's abilities (docs/rules.md §19.8) take the bits after those two.
 FLAGS.update({name: 1 << bit for bit, name in enumerate((
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
-    "megashield"), 23)})
+    "megashield", "phasing"), 23)})
 ARGUMENT_ABILITIES = ("max-damage", "debris", "all-stations-bonus")  # name:N, one field each
 SYSTEMS: tuple[str | None, ...] = (None, "A", "B", "C", "bots", "pilot")
 

@@ -114,7 +114,7 @@ def missing_rules(card_id: str) -> str:
     needs = CARD_MECHANICS.get(card_id, ())
     played = played_mechanics()
     waiting = [m for m in needs if m not in played]
-    if needs and not waiting:  # e.g. E3-104: the megashield is played on E2-103 only
+    if needs and not waiting:  # e.g. I3-101: the finishing hit is played on I1-101 only
         return (f"is not played yet, though the engine plays its mechanics on other cards "
                 f"({'; '.join(MECHANICS[m] for m in needs)}) (docs/rules.md §19.7)")
     what = "; ".join(MECHANICS[m] for m in waiting) or "rules the engine does not have"

@@ -385,6 +385,12 @@ class Game:
                         break
                 else:
                     th.square -= 1
+            if th.status == ACTIVE_THREAT and "phasing" in th.card.abilities:
+                # the phase changes after each of its own moves, so the squares of this move
+                # saw the phase it began with (docs/rules.md §19.8)
+                th.active = not th.active
+                if self.log is not None:
+                    self.note("threat", f"{th.card.name} phases {'out' if th.active else 'in'}")
 
     def warheads_lose_rocket(self) -> None:
         """Takes 1 health from Unstable Warheads aboard when a rocket is lost."""

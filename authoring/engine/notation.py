@@ -21,8 +21,9 @@ Fields, space-separated ``key=value`` in this order::
   ``-`` not yet appeared, ``@square`` on its track, ``x<turn>`` destroyed, ``z<turn>``
   survived; then ``/``-separated extras that differ from the card: ``d`` damage, ``v`` speed,
   ``h`` shield, ``H`` health, ``a`` activated (revealed, bonus on, grown up, knocked off
-  course), ``k`` cryoshield gone, ``p`` X/Y squares passed, ``L`` Fissure level, ``s``
-  stations (slime spots with their health, e.g. ``sLB2+LW1``).
+  course; a phasing threat: phased out, docs/rules.md §19.8), ``k`` cryoshield gone, ``p``
+  X/Y squares passed, ``L`` Fissure level, ``s`` stations (slime spots with their health,
+  e.g. ``sLB2+LW1``).
 * ``hull`` (campaigns only, written when not ``1.1.1``): the damage multiplier per zone from
   structural damage carried over from the previous mission (docs/rules.md §18).
 """

@@ -118,8 +118,8 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
     for th in board:
         if th.damage >= th.health and "splash-on-death" in th.card.abilities:
             for other in board:
-                if other is th or other.damage >= other.health:
-                    continue
+                if other is th or other.damage >= other.health or abilities.phased_out(other):
+                    continue  # a phased-out threat is out of the explosion's reach too
                 cap = other.card.ability_arg("max-damage")
                 # the cap counts the splash too: the Swarm (1) gets none after a hit, the
                 # Mother Swarm (2) one after a hit of 1 (docs/rules.md §19.8)

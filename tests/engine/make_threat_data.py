@@ -51,6 +51,9 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     # New Frontier (docs/rules.md §19.8)
     "I1-101": (["UW"], "A"),
     "SI1-101": (["LW"], "bots"),
+    "I2-101": (["LR", "LB"], "A"),
+    "I3-105": (["LR"], "bots"),
+    "I3-106": (["LB"], "bots"),
 }
 
 A = "attack"
@@ -162,6 +165,31 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
                 []),
     "SE2-103": ([[A, 1]], [[A, 2], ["attack_others", 1]], [[A, 4], ["attack_others", 3]],
                 ["max-damage:2", "rocket-immune"]),
+    # --- New Frontier, red deck: megashield (docs/rules.md §19.8) ---
+    "E3-104": ([[A, 1]], [[A, 2]], [[A, 3]], ["megashield"]),
+    "SE3-102": ([[A, 2], ["speed", 1]], [[A, 3]], [[A, 5]], ["megashield"]),
+    # --- New Frontier, two stations (docs/rules.md §19.8): the base Power System Overload's
+    # bonus for hitting every station in one turn, with the base game's X and Z operations ---
+    "I2-101": ([["disable_stored_squad", "LR"], ["destroy_rocket"]], [["repair", 1]],
+               [["ko_stations", "LR", "LB"], ["attack_zone", "red", 3],
+                ["attack_zone", "blue", 3]], ["all-stations-bonus:1"]),
+    # --- New Frontier, phasing (docs/rules.md §19.8): [operation, value, value when the move
+    # began phased out]; where a card prints one value both take it ---
+    "E2-102": ([["attack_phasing", 1, 1]], [["attack_phasing", 2, 1]], [["attack_phasing", 3, 2]],
+               ["phasing"]),
+    "SE2-102": ([["attack_phasing", 2, 1]], [["attack_phasing", 3, 2]],
+                [["attack_phasing", 4, 3]], ["phasing"]),
+    "E3-102": ([["attack_all_phasing", 1, 0]], [["attack_all", 1]],
+               [["attack_all_phasing", 3, 2]], ["phasing"]),
+    "E3-103": ([["attack_phasing", 1, 1]], [["attack_phasing", 2, 1]], [["attack_phasing", 3, 2]],
+               ["double-damage", "phasing"]),
+    "SE3-101": ([["attack_phasing", 2, 1], ["speed", 1]], [["attack_phasing", 3, 2],
+                                                           ["shield_add", 1]],
+                [["attack_phasing", 5, 4]], ["phasing"]),
+    "I3-105": ([["change_deck_unless_phased"]], [["move", "blue"]], [["attack_phasing", 4, 3]],
+               ["fights-back", "phasing"]),
+    "I3-106": ([["change_deck_unless_phased"]], [["move", "red"]], [["attack_phasing", 4, 3]],
+               ["fights-back", "phasing"]),
 }
 
 

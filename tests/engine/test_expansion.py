@@ -30,7 +30,7 @@ def test_the_rules_page_shows_the_current_table() -> None:
 
 @pytest.mark.parametrize(("card", "words"), [
     ("E3-101", "heavy lasers cannot target it"),
-    ("SI2-101", "phasing: out of reach every other turn"),
+    ("SI2-101", "disrupted optics"),
     ("SE3-105", "releases a bonus threat"),
 ])
 def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: str) -> None:
@@ -64,7 +64,7 @@ def test_the_table_shows_cards_of_a_partly_played_mechanic() -> None:
 
 
 def test_a_card_whose_mechanics_are_all_played_elsewhere_says_so() -> None:
-    # E3-104 needs only the megashield, which E2-103 plays (docs/rules.md §19.8)
-    with pytest.raises(SetupError, match=r"E3-104 .* is not played yet, though the engine "
+    # I3-101 needs only the finishing hit's energy, which I1-101 plays (docs/rules.md §19.8)
+    with pytest.raises(SetupError, match=r"I3-101 .* is not played yet, though the engine "
                                          r"plays its mechanics on other cards"):
-        make_setup([(1, "red", "E3-104")], "T1 T2 T3 T4")
+        make_setup([(1, "internal", "I3-101")], "T1 T2 T3 T4")

@@ -48,7 +48,9 @@ def test_schema_describes_every_property() -> None:
 
 #: The expansion's cards the engine plays (docs/rules.md §19.8).
 PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
-                    "E2-101", "E2-103", "SE2-101", "SE2-103"}
+                    "E2-101", "E2-103", "SE2-101", "SE2-103", "E3-104", "SE3-102",
+                    "E2-102", "SE2-102", "E3-102", "E3-103", "SE3-101", "I3-105", "I3-106",
+                    "I2-101"}
 
 
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
@@ -95,3 +97,18 @@ def test_the_expansion_cards_played_keep_their_printed_values() -> None:
     assert "fights-back" not in shambler.abilities
     assert get_card("SE2-103").ability_arg("max-damage") == 2  # Mother Swarm
     assert {"double-damage", "megashield"} <= set(get_card("E2-103").abilities)
+    fighter, man_of_war = get_card("E3-104"), get_card("SE3-102")  # red megashields
+    assert (fighter.health, fighter.shield, fighter.speed) == (4, 4, 3)
+    assert (man_of_war.health, man_of_war.shield, man_of_war.speed) == (7, 5, 1)
+    assert man_of_war.x == (("attack", 2), ("speed", 1))
+    assert "double-damage" not in fighter.abilities
+    # phasing: (value, value when the move began phased out), docs/rules.md §19.8
+    assert get_card("SE3-101").x == (("attack_phasing", 2, 1), ("speed", 1))
+    assert get_card("E3-102").y == (("attack_all", 1),)  # the card prints 1 [1]
+    for troopers, station in (("I3-105", 3), ("I3-106", 5)):
+        card = get_card(troopers)
+        assert (card.stations, card.system) == ((station,), "bots")
+        assert {"fights-back", "phasing"} <= set(card.abilities)
+    overload = get_card("I2-101")  # Power Pack Overload: the A of LR and LB
+    assert (overload.stations, overload.system, overload.malfunction) == ((3, 5), "A", True)
+    assert overload.ability_arg("all-stations-bonus") == 1

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ABI_VERSION 3
+#define ABI_VERSION 4
 
 enum { UR, UW, UB, LR, LW, LB, SPACE };
 enum { RED, WHITE, BLUE };
@@ -65,6 +65,7 @@ enum { SYS_NONE, SYS_A, SYS_B, SYS_C, SYS_BOTS, SYS_PILOT };
 #define F_Z_AT_JUMP (1 << 25)
 #define F_FINISHING_ENERGY (1 << 26)
 #define F_MEGASHIELD (1 << 27)
+#define F_PHASING (1 << 28) /* its `active` flag is the phase: 1 = phased out */
 
 /* Square operations (the names of abilities.OPS, in ccore.OPERATIONS order). */
 enum {
@@ -80,7 +81,8 @@ enum {
     OP_KO_SHIP_EXCEPT, OP_KO_WITHOUT_SQUAD, OP_DELAY_ZONE, OP_DELAY_SHIP, OP_DESTROY_ROCKET,
     OP_DISABLE_STORED_SQUAD, OP_CONTAMINATION_DELAY, OP_CONTAMINATION_ATTACK,
     OP_CONTAMINATION_KO, OP_ATTACK_PLASMATIC, OP_ATTACK_UNLESS_OFF_COURSE, OP_MOVE_IF_PRESENT,
-    OP_ATTACK_IF_PRESENT_ELSE_REPAIR, OP_COUNT
+    OP_ATTACK_IF_PRESENT_ELSE_REPAIR, OP_ATTACK_PHASING, OP_ATTACK_ALL_PHASING,
+    OP_CHANGE_DECK_UNLESS_PHASED, OP_COUNT
 };
 
 /* One card record of CARD_INTS ints (written by ccore._card_record). */
@@ -523,7 +525,7 @@ static void action_bots(Game *g, Crew *m, int heroic) {
     Threat *th = 0;
     for (unsigned left = g->active & g->bots; left; left &= left - 1) {
         Threat *cand = &g->thr[__builtin_ctz(left)];
-        if (in_stations(cand, here)) {
+        if (in_stations(cand, here) && !((flags(cand) & F_PHASING) && cand->active)) {
             th = cand;
             break;
         }
@@ -1029,6 +1031,17 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_ATTACK_UNLESS_OFF_COURSE:
         if (!th->active) hit_zone(g, th, own_zone(th), a);
         break;
+    /* phasing: the phase changes after the move, so `active` tells how the move began */
+    case OP_ATTACK_PHASING:
+        hit_zone(g, th, own_zone(th), th->active ? b : a);
+        break;
+    case OP_ATTACK_ALL_PHASING:
+        for (int z = 0; z < 3; z++) hit_zone(g, th, z, th->active ? b : a);
+        break;
+    case OP_CHANGE_DECK_UNLESS_PHASED:
+        if (!th->active)
+            for (int i = 0; i < th->nst; i++) th->st[i] = other_deck(th->st[i]);
+        break;
     case OP_MOVE_IF_PRESENT:
         if (present(g, th))
             for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);
@@ -1081,6 +1094,8 @@ static void threat_step(Game *g) {
             th->square = to + 1;
             if (!advance(g, th)) break;
         }
+        /* the phase changes after each of its own moves (game.py) */
+        if ((flags(th) & F_PHASING) && th->status == ACTIVE_THREAT) th->active = !th->active;
         left = g->active & ~((2U << t) - 1U);
     }
 }
@@ -1112,6 +1127,7 @@ static int eligible(const Threat *th, int weapon) {
     if ((f & F_FAR) && !(distance_band[th->square] < 3)) return 0;
     if ((f & F_NO_HEAVY) && weapon == W_HEAVY) return 0;
     if ((f & F_ROCKET_IMMUNE) && weapon == W_ROCKET) return 0;
+    if ((f & F_PHASING) && th->active) return 0; /* phased out: no weapon reaches it */
     return 1;
 }
 
@@ -1253,6 +1269,7 @@ static void damage_step(Game *g, int rockets_only) {
             for (int o = 0; o < nboard; o++) {
                 Threat *other = &g->thr[board[o]];
                 if (other == th || other->damage >= other->health) continue;
+                if ((flags(other) & F_PHASING) && other->active) continue; /* phased out */
                 /* the cap counts the splash too (weapons.py) */
                 if (other->card[C_MAX_DAMAGE] && taken[board[o]] >= other->card[C_MAX_DAMAGE])
                     continue;

@@ -134,6 +134,35 @@ def attack_unless_off_course(g: Game, th: ThreatState, strength: int) -> None:
         _hit_zone(g, th, _zone(th), strength)
 
 
+def phased_out(th: ThreatState) -> bool:
+    """Tells whether a phasing threat is out of reach now (docs/rules.md §19.8): its ``active``
+    flag is the phase, set after each of its own moves by ``Game.threat_step``."""
+    return th.active and "phasing" in th.card.abilities
+
+
+@op("attack_phasing")
+def attack_phasing(g: Game, th: ThreatState, strength: int, weaker: int) -> None:
+    """Attacks the own zone; the bracketed, weaker value when the move began phased out (the
+    phase only changes after the move, so ``active`` still tells how it began)."""
+    _hit_zone(g, th, _zone(th), weaker if th.active else strength)
+
+
+@op("attack_all_phasing")
+def attack_all_phasing(g: Game, th: ThreatState, strength: int, weaker: int) -> None:
+    """Attacks red, white and blue, weaker when the move began phased out (Phasing Pulser)."""
+    for zone in range(3):
+        _hit_zone(g, th, zone, weaker if th.active else strength)
+
+
+@op("change_deck_unless_phased")
+def change_deck_unless_phased(g: Game, th: ThreatState) -> None:
+    """Changes deck unless the move began phased out (Phasing Troopers X)."""
+    if th.active:
+        _say(g, f"{th.card.name} began its move phased out: it stays on its deck")
+    else:
+        change_deck(g, th)
+
+
 @op("attack_health")
 def attack_health(g: Game, th: ThreatState, factor: int) -> None:
     """Attacks the own zone for factor x remaining health (asteroids, Octopus Z)."""
@@ -635,11 +664,17 @@ def _rocket_immune(th: ThreatState, weapon: int) -> bool:
     return weapon != ROCKET
 
 
+def _phased_in(th: ThreatState, weapon: int) -> bool:
+    # phased out (``active``), no weapon reaches it (docs/rules.md §19.8)
+    return not th.active
+
+
 TARGET_FILTERS: dict[str, Callable[[ThreatState, int], bool]] = {
     "hidden-until-x": _hidden,
     "out-of-reach-far": _far,
     "no-heavy-laser": _no_heavy,
     "rocket-immune": _rocket_immune,
+    "phasing": _phased_in,
 }
 
 
