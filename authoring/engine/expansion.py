@@ -117,8 +117,11 @@ def missing_rules(card_id: str) -> str:
     if needs and not waiting:  # e.g. I3-101: the finishing hit is played on I1-101 only
         return (f"is not played yet, though the engine plays its mechanics on other cards "
                 f"({'; '.join(MECHANICS[m] for m in needs)}) (docs/rules.md §19.7)")
-    what = "; ".join(MECHANICS[m] for m in waiting) or "rules the engine does not have"
-    return f"needs {what}, which the engine does not play yet (docs/rules.md §19.7)"
+    if not waiting:
+        return "needs rules the engine does not have (docs/rules.md §19.7)"
+    rules = "a rule" if len(waiting) == 1 else "rules"
+    return (f"needs {rules} the engine does not play yet: "
+            f"{'; '.join(MECHANICS[m] for m in waiting)} (docs/rules.md §19.7)")
 
 
 def played_mechanics() -> frozenset[str]:
