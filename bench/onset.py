@@ -33,14 +33,13 @@ import numpy as np  # noqa: E402
 
 from authoring.audio import ClipCache, RenderOptions, load_voice, render_timeline  # noqa: E402
 from authoring.audio.export import AudioSettings, write_audio  # noqa: E402
-from authoring.audio.mixer import start_sample  # noqa: E402
 from authoring.audio.pcm import RATE  # noqa: E402
 from authoring.audio.phrases import cue_fragments  # noqa: E402
-from authoring.audio.render import Rendering  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.mission.timeline import compile_timeline  # noqa: E402
+from tests.audio.onsets import heard_after_ms  # noqa: E402
 
-WINDOW_MS, RUN_MS, BEFORE_MS = 5, 10, 50
+WINDOW_MS = 5  # the level window of the clip report (the same as the onset measure's)
 
 
 def decode(path: Path) -> np.ndarray:
@@ -49,24 +48,6 @@ def decode(path: Path) -> np.ndarray:
         ["ffmpeg", "-v", "error", "-i", str(path), "-f", "s16le", "-ac", "1", "-ar", "44100",
          "-"], capture_output=True, check=True).stdout
     return np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
-
-
-def heard_after_ms(rendering: Rendering, decoded: np.ndarray, db: float) -> list[float]:
-    """Returns, for every spoken cue, how long after its start its speech is heard (ms)."""
-    window = WINDOW_MS * RATE // 1000
-    energy = np.cumsum(np.square(decoded, dtype=np.float64))
-    last = energy.copy()
-    last[window:] -= energy[:-window]
-    run = RUN_MS * RATE // 1000
-    found = []
-    for i, clip in sorted(rendering.clips.items()):
-        start = start_sample(rendering.timeline.cues[i].start_ms)
-        lo = start - BEFORE_MS * RATE // 1000
-        level = last[lo: start + len(clip)]
-        quiet = np.concatenate([[0], np.cumsum(level <= np.max(level) * 10 ** (-db / 10))])
-        heard = int(np.argmax(quiet[run:] == quiet[:-run]))
-        found.append((lo + heard - start) * 1000 / RATE)
-    return found
 
 
 def level_db(x: np.ndarray, ms: int, rate: int) -> np.ndarray:
@@ -135,7 +116,8 @@ def main() -> None:
             out = Path(scratch) / f"speech.{args.format}"
             write_audio(rendering, out, AudioSettings(args.format, None, None))
             decoded = decode(out)
-        rows = {db: heard_after_ms(rendering, decoded, db) for db in thresholds}
+        rows = {db: [ms for _, ms in heard_after_ms(rendering, decoded, db)]
+                for db in thresholds}
         print(f"{voice_id}, {args.mission.name} as {args.format}: "
               f"{len(rendering.clips)} spoken cues")
         for db, ms in rows.items():

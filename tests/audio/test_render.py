@@ -27,6 +27,7 @@ from authoring.audio.render import Rendering
 from authoring.cli import app
 from authoring.mission import load_mission
 from authoring.mission.timeline import Cue, compile_timeline
+from tests.audio.onsets import heard_after_ms
 
 runner = CliRunner()
 TOLERANCE = 5 * RATE // 1000  # ±5 ms
@@ -96,38 +97,8 @@ def test_a_misplaced_clip_would_be_caught(short_mission: Path) -> None:
     assert min(errors) >= 441 - 2
 
 
-#: Heard: 10 ms in a row in which the last 5 ms stay within 45 dB of the cue's loudest 5 ms.
-HEARD_DB, HEARD_WINDOW_MS, HEARD_FOR_MS = 45.0, 5, 10
 #: Where each spoken cue must be heard: within 10 ms of its start, a median of at most 3 ms.
 HEARD_MAX_MS, HEARD_MEDIAN_MS = 10.0, 3.0
-
-
-def _heard_after_ms(rendering: Rendering, decoded: np.ndarray) -> list[tuple[Cue, float]]:
-    """Returns every spoken cue with how long after its start its speech is heard (ms).
-
-    Found in the decoded track alone, from 50 ms before the cue's start, against the cue's own
-    loudest 5 ms there. 45 dB counts the faint consonants that start words as speech (flite's
-    "f", "th" and "s" as the renders keep them; bench/onset.py prints 20-60 dB side by side:
-    at 20-30 dB "Five", "Four" and "Three" are heard 60-110 ms late, at their vowel), a click
-    before the speech does not (under 10 ms), nor does flite's noise floor. The track must
-    hold speech only: the alarm bed and the effects, which other tests here check, would be
-    heard first.
-    """
-    window = HEARD_WINDOW_MS * RATE // 1000
-    energy = np.cumsum(np.square(decoded, dtype=np.float64))
-    last_5_ms = energy.copy()
-    last_5_ms[window:] -= energy[:-window]
-    run = HEARD_FOR_MS * RATE // 1000
-    found = []
-    for i, clip in sorted(rendering.clips.items()):
-        cue = rendering.timeline.cues[i]
-        start = start_sample(cue.start_ms)
-        lo = start - 50 * RATE // 1000
-        level = last_5_ms[lo: start + len(clip)]
-        quiet = np.concatenate([[0], np.cumsum(level <= np.max(level) * 10 ** (-HEARD_DB / 10))])
-        heard = int(np.argmax(quiet[run:] == quiet[:-run]))  # the first run with no quiet sample
-        found.append((cue, (lo + heard - start) * 1000 / RATE))
-    return found
 
 
 def _assert_heard_on_time(heard: list[tuple[Cue, float]]) -> None:
@@ -150,7 +121,7 @@ def test_speech_is_heard_from_each_cue_start_after_decoding(
                                 options=RenderOptions(bed=False, effects=False))
     out = tmp_path / f"speech.{fmt}"
     write_audio(rendering, out, AudioSettings(fmt, None, None))
-    heard = _heard_after_ms(rendering, decode(out))
+    heard = heard_after_ms(rendering, decode(out))
     assert len(heard) == len([c for c in rendering.timeline.cues if c.speech])
     _assert_heard_on_time(heard)
 
@@ -158,8 +129,8 @@ def test_speech_is_heard_from_each_cue_start_after_decoding(
 def test_speech_heard_late_would_be_caught(short_mission: Path) -> None:
     # the check itself: the same track 15 ms later must be heard 15 ms late, cue by cue
     rendering = _render(short_mission, bed=False, effects=False)
-    on_time = _heard_after_ms(rendering, rendering.track)
-    late = _heard_after_ms(rendering, np.concatenate([np.zeros(15 * RATE // 1000, np.float32),
+    on_time = heard_after_ms(rendering, rendering.track)
+    late = heard_after_ms(rendering, np.concatenate([np.zeros(15 * RATE // 1000, np.float32),
                                                       rendering.track]))
     for (cue, a), (_, b) in zip(on_time, late, strict=True):
         assert abs(b - a - 15.0) <= 0.1, cue.kind
@@ -433,7 +404,7 @@ def test_official_mission_1_speech_is_heard_from_each_cue_start(
                                 options=RenderOptions(bed=False, effects=False))
     out = tmp_path / "speech.mp3"
     write_audio(rendering, out, AudioSettings("mp3", None, None))
-    heard = _heard_after_ms(rendering, decode(out))
+    heard = heard_after_ms(rendering, decode(out))
     assert len(heard) == 72
     _assert_heard_on_time(heard)
 
