@@ -45,7 +45,7 @@ from authoring.engine.state import (
 )
 from authoring.engine.threats.cards import STATION_CODES, Card, load_cards
 
-ABI = 4  # sa_abi() of a library this module can drive
+ABI = 5  # sa_abi() of a library this module can drive
 
 # The square operations in the order of core.c's OP_* codes (index = code). The four that
 # only switch a threat's X state on share one code.
@@ -64,7 +64,7 @@ OPERATIONS: tuple[str, ...] = (
     # New Frontier (docs/rules.md §19.8)
     "attack_plasmatic", "attack_unless_off_course", "move_if_present",
     "attack_if_present_else_repair", "attack_phasing", "attack_all_phasing",
-    "change_deck_unless_phased",
+    "change_deck_unless_phased", "lay_mine", "move_phasing", "mines_explode",
 )
 _ACTIVATE = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 # Ability ids (before any ``:N``) and their bit in core.c's card flags.
@@ -118,7 +118,7 @@ def _op_record(op: tuple[Any, ...]) -> list[int] | None:
             break
         elif arg in ("red", "blue") and name in ("move", "slime_spread",
                                                  "move_if_damaged_else_attack",
-                                                 "move_if_present"):
+                                                 "move_if_present", "move_phasing"):
             words.append(-1 if arg == "red" else 1)
         elif arg in ("red", "all") and name == "fissure":
             words.append(2 if arg == "all" else 1)

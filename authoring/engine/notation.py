@@ -22,7 +22,8 @@ Fields, space-separated ``key=value`` in this order::
   survived; then ``/``-separated extras that differ from the card: ``d`` damage, ``v`` speed,
   ``h`` shield, ``H`` health, ``a`` activated (revealed, bonus on, grown up, knocked off
   course; a phasing threat: phased out, docs/rules.md §19.8), ``k`` cryoshield gone, ``p``
-  X/Y squares passed, ``L`` Fissure level, ``s`` stations (slime spots with their health,
+  X/Y squares passed (the Phasing Mine Layer: its mines, one digit each, station + 1, in
+  laying order), ``L`` Fissure level, ``s`` stations (slime spots with their health,
   e.g. ``sLB2+LW1``).
 * ``hull`` (campaigns only, written when not ``1.1.1``): the damage multiplier per zone from
   structural damage carried over from the previous mission (docs/rules.md §18).

@@ -54,6 +54,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I2-101": (["LR", "LB"], "A"),
     "I3-105": (["LR"], "bots"),
     "I3-106": (["LB"], "bots"),
+    "SI2-102": (["UW"], "bots"),
 }
 
 A = "attack"
@@ -190,6 +191,9 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
                ["fights-back", "phasing"]),
     "I3-106": ([["change_deck_unless_phased"]], [["move", "red"]], [["attack_phasing", 4, 3]],
                ["fights-back", "phasing"]),
+    # --- the Phasing Mine Layer: mines in the stations it passes, exploding at its Z ---
+    "SI2-102": ([["lay_mine"], ["move_phasing", "red", "blue"]], [["lay_mine"], ["change_deck"]],
+                [["lay_mine"], ["mines_explode", 2]], ["fights-back", "phasing"]),
 }
 
 

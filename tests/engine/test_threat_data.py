@@ -50,7 +50,7 @@ def test_schema_describes_every_property() -> None:
 PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
                     "E2-101", "E2-103", "SE2-101", "SE2-103", "E3-104", "SE3-102",
                     "E2-102", "SE2-102", "E3-102", "E3-103", "SE3-101", "I3-105", "I3-106",
-                    "I2-101"}
+                    "I2-101", "SI2-102"}
 
 
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
@@ -112,3 +112,8 @@ def test_the_expansion_cards_played_keep_their_printed_values() -> None:
     overload = get_card("I2-101")  # Power Pack Overload: the A of LR and LB
     assert (overload.stations, overload.system, overload.malfunction) == ((3, 5), "A", True)
     assert overload.ability_arg("all-stations-bonus") == 1
+    mine_layer = get_card("SI2-102")
+    assert (mine_layer.stations, mine_layer.system, mine_layer.health, mine_layer.speed) == (
+        (1,), "bots", 2, 2)
+    assert mine_layer.x == (("lay_mine",), ("move_phasing", "red", "blue"))
+    assert mine_layer.z == (("lay_mine",), ("mines_explode", 2))

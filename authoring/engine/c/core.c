@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ABI_VERSION 4
+#define ABI_VERSION 5
 
 enum { UR, UW, UB, LR, LW, LB, SPACE };
 enum { RED, WHITE, BLUE };
@@ -82,7 +82,7 @@ enum {
     OP_DISABLE_STORED_SQUAD, OP_CONTAMINATION_DELAY, OP_CONTAMINATION_ATTACK,
     OP_CONTAMINATION_KO, OP_ATTACK_PLASMATIC, OP_ATTACK_UNLESS_OFF_COURSE, OP_MOVE_IF_PRESENT,
     OP_ATTACK_IF_PRESENT_ELSE_REPAIR, OP_ATTACK_PHASING, OP_ATTACK_ALL_PHASING,
-    OP_CHANGE_DECK_UNLESS_PHASED, OP_COUNT
+    OP_CHANGE_DECK_UNLESS_PHASED, OP_LAY_MINE, OP_MOVE_PHASING, OP_MINES_EXPLODE, OP_COUNT
 };
 
 /* One card record of CARD_INTS ints (written by ccore._card_record). */
@@ -1042,6 +1042,20 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         if (!th->active)
             for (int i = 0; i < th->nst; i++) th->st[i] = other_deck(th->st[i]);
         break;
+    /* the Mine Layer's mines: one decimal digit each in `passes`, station + 1, laying order */
+    case OP_LAY_MINE:
+        if (th->passes < 1000) th->passes = th->passes * 10 + th->st[0] + 1;
+        break;
+    case OP_MOVE_PHASING:
+        for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], th->active ? b : a);
+        break;
+    case OP_MINES_EXPLODE: {
+        int mines = th->passes, order[8], n = 0;
+        th->passes = 0;
+        for (; mines; mines /= 10) order[n++] = mines % 10 - 1;
+        while (n--) hit_zone(g, th, zone_of(order[n]), a);
+        break;
+    }
     case OP_MOVE_IF_PRESENT:
         if (present(g, th))
             for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);

@@ -163,6 +163,39 @@ def change_deck_unless_phased(g: Game, th: ThreatState) -> None:
         change_deck(g, th)
 
 
+#: Mines a Mine Layer keeps at most (one digit each in ``passes``; docs/rules.md §19.8).
+MAX_MINES = 4
+
+
+@op("lay_mine")
+def lay_mine(g: Game, th: ThreatState) -> None:
+    """Lays a mine in the threat's station (Phasing Mine Layer). The mines are kept in
+    ``passes``, one decimal digit per mine in laying order: the station's code + 1 (1 = UR …
+    6 = LB); a fifth mine is not laid (no track has more than four X, Y and Z squares)."""
+    if th.passes >= 10 ** (MAX_MINES - 1):
+        return
+    station = th.stations[0]
+    th.passes = th.passes * 10 + station + 1
+    _say(g, f"{th.card.name} lays a mine in {STATION_CODES[station]}")
+
+
+@op("move_phasing")
+def move_phasing(g: Game, th: ThreatState, direction: str, direction_out: str) -> None:
+    """Moves toward ``direction``, toward ``direction_out`` when the move began phased out."""
+    move(g, th, direction_out if th.active else direction)
+
+
+@op("mines_explode")
+def mines_explode(g: Game, th: ThreatState, strength: int) -> None:
+    """Every mine explodes in laying order: an attack on the zone of its station (two mines in
+    one zone, two attacks); then no mine is left."""
+    mines, th.passes = th.passes, 0
+    for digit in str(mines) if mines else "":
+        station = int(digit) - 1
+        _say(g, f"the mine in {STATION_CODES[station]} explodes")
+        _hit_zone(g, th, ship.zone_of(station), strength)
+
+
 @op("attack_health")
 def attack_health(g: Game, th: ThreatState, factor: int) -> None:
     """Attacks the own zone for factor x remaining health (asteroids, Octopus Z)."""
