@@ -14,6 +14,7 @@ starting" when the first child process appears.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -38,7 +39,9 @@ def _as_a_terminal_starts_it() -> None:
 
 
 def _start(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "TMPDIR": str(_tmpdir(tmp_path)), "PYTHONPATH": str(ROOT)}
+    # PYTHONFAULTHANDLER: a command that hangs can be made to print where (``_finish``)
+    env = {**os.environ, "TMPDIR": str(_tmpdir(tmp_path)), "PYTHONPATH": str(ROOT),
+           "PYTHONFAULTHANDLER": "1"}
     env.pop("SPACEALERT_DEBUG", None)
     return subprocess.Popen([sys.executable, "-m", "authoring", *args], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -97,8 +100,16 @@ def _finish(proc: subprocess.Popen[str], expected: int) -> str:
     try:
         _, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail("the command did not end after the signal")
+        # a rare hang (seen once in about 45 runs of generate --count): SIGABRT makes the
+        # fault handler print every thread's stack, so the failure says where it waited
+        proc.send_signal(signal.SIGABRT)
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            err = "(no stack dump)"
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"the command did not end after the signal; its stacks:\n{err[-6000:]}")
     # workers and helpers (multiprocessing's resource tracker) must end too
     left = left_running(proc.pid, 10, 0.05)
     assert left == [], "processes left running"
