@@ -92,8 +92,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
             rocketed.append(target)
     if not rockets_only:
         _interceptors(g, board, hit)
-    lost: set[int] = set()
-    taken: dict[int, int] = {}  # damage taken in this step, for the per-step caps
+    taken: dict[int, int] = {}  # damage taken in this step: the per-step caps, retaliation
     marauders = _marauders(g) if hits else 0  # the loop below changes no threat's status
     for key, total in hits.items():
         th = index[key]
@@ -112,7 +111,6 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
         if damage:
             th.damage += damage
             taken[key] = damage
-            lost.add(key)
         if g.log is not None:
             g.note("damage", f"{th.card.name} takes {damage} (shield {shield})")
     for th in board:
@@ -127,14 +125,13 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
                     continue
                 other.damage += 1
                 taken[id(other)] = taken.get(id(other), 0) + 1
-                lost.add(id(other))
                 if g.log is not None:
                     g.note("damage",
                               f"{th.card.name}'s explosion hits {other.card.name} (1)")
     for th in board:
         if th.status == ACTIVE_THREAT and th.damage >= th.health:
             g.destroy(th)
-        if id(th) in lost and "retaliates" in th.card.abilities:
+        if id(th) in taken and "retaliates" in th.card.abilities:
             for zone in range(3):
                 g.attack(th, zone, 1)
     for key in hits:

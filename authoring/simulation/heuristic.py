@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from authoring.engine import Plan, make_crew_plan
+from authoring.engine import Plan, make_crew_plan, ship
 from authoring.engine.cores import hands_module
 from authoring.engine.game import Game, ShipDestroyed, initial_state
 from authoring.engine.hands import Hands, Matcher
@@ -60,14 +60,6 @@ COMPUTER_TURNS = (1, 2, 4, 5, 8, 9)
 
 
 _PAIRS = frozenset(DOUBLE_PAIRS)
-
-
-def _moved(station: int, token: str) -> int:
-    """Returns where a move card takes a crew member from ``station``."""
-    if token == "l":
-        return (station + 3) % 6
-    zone = station % 3 + (-1 if token == "r" else 1)
-    return station - station % 3 + zone if 0 <= zone <= 2 else station
 
 
 def nearest(start: int, stations: Sequence[int]) -> int:
@@ -216,7 +208,8 @@ class HeuristicCrew:
         where = [m.station for m in crew]
         for member, token in zip(crew, first, strict=True):
             if member.station != SPACE and not member.out and token in ("r", "b", "l"):
-                member.station = _moved(member.station, token)
+                member.station = (ship.other_deck(member.station) if token == "l" else
+                                  ship.neighbour(member.station, -1 if token == "r" else 1))
         try:
             second = self._turn(view, homes)
         finally:

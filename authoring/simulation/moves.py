@@ -24,6 +24,7 @@ from authoring.engine.plan import (
     HMOVE,
     KIND_MASK,
     LIFT,
+    SECOND_SHIFT,
     SLOTS,
     STATIONS,
     A,
@@ -74,7 +75,7 @@ def alphabet(heroics: bool, doubles: bool = False) -> tuple[int, ...]:
 
 def merged(first: int, second: int) -> int | None:
     """Returns the double action playing two plain cards in one turn, if the deck has it."""
-    code = first | (second << 12) if second and not (first | second) & ~KIND_MASK else -1
+    code = first | (second << SECOND_SHIFT) if second and not (first | second) & ~KIND_MASK else -1
     return code if code in _DOUBLE_SET else None
 
 

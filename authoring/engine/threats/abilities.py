@@ -698,8 +698,7 @@ def _rocket_immune(th: ThreatState, weapon: int) -> bool:
 
 
 def _phased_in(th: ThreatState, weapon: int) -> bool:
-    # phased out (``active``), no weapon reaches it (docs/rules.md §19.8)
-    return not th.active
+    return not phased_out(th)  # phased out, no weapon reaches it (docs/rules.md §19.8)
 
 
 TARGET_FILTERS: dict[str, Callable[[ThreatState, int], bool]] = {
