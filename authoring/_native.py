@@ -44,7 +44,18 @@ ABI = EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 # The C core: one C11 source, one shared library (ctypes loads it; no Python headers needed).
 C_NAME = "_engine_c"
 C_DIR = os.path.join(PACKAGE_DIR, C_NAME)
-C_SOURCE = os.path.join(ENGINE_DIR, "c", "core.c")
+C_SOURCE_DIR = os.path.join(ENGINE_DIR, "c")
+C_SOURCE = os.path.join(C_SOURCE_DIR, "core.c")
+
+
+def c_sources() -> list[str]:
+    """The C files compiled into the C core's library (the engine, the plan search, ...) and
+    the headers they share, by name: every ``authoring/engine/c/*.c`` and ``*.h``."""
+    try:
+        names = os.listdir(C_SOURCE_DIR)
+    except OSError:
+        return []
+    return sorted(n for n in names if n.endswith((".c", ".h")))
 C_LIBRARY_NAME = "libspacealert_core.so"
 # -O2 as the issue asks; no -march=native, so that a build is the same on every x86-64 machine.
 C_FLAGS = ("-std=c11", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra")
@@ -125,13 +136,19 @@ def status(target: Target | None = None) -> str | None:
 
 
 def c_digest(source: str | None = None) -> str:
-    """Returns a checksum of the C core's source and compiler flags (a change makes it stale)."""
+    """Returns a checksum of the C core's sources (``source``: that one file alone) and the
+    compiler flags: a change to any of them makes the library stale."""
+    paths = [source] if source else [os.path.join(C_SOURCE_DIR, n) for n in c_sources()]
+    checksum = zlib.crc32(" ".join(C_FLAGS).encode() + b"\0")
     try:
-        with open(source or C_SOURCE, "rb") as code:
-            content = code.read()
+        for path in paths:
+            with open(path, "rb") as code:
+                checksum = zlib.crc32(os.path.basename(path).encode() + b"\0" + code.read(),
+                                      checksum)
     except OSError:
         return "no source"
-    checksum = zlib.crc32(" ".join(C_FLAGS).encode() + b"\0" + content)
+    if not paths:
+        return "no source"
     return f"{checksum:08x}"
 
 
@@ -271,7 +288,7 @@ def build(*, quiet: bool = False) -> int:
 
 
 def build_c(compiler: str, *, quiet: bool = False) -> int:
-    """Compiles ``authoring/engine/c/core.c`` into the C core's library; returns 0 or 70."""
+    """Compiles ``authoring/engine/c/*.c`` into the C core's library; returns 0 or 70."""
     import subprocess
 
     if c_status() is None:
@@ -285,7 +302,8 @@ def build_c(compiler: str, *, quiet: bool = False) -> int:
     partial = c_library() + ".part"
     # Run in the source's folder with a relative name: no absolute path ends up in the
     # library, so the same source gives the same bytes wherever the checkout lives.
-    done = subprocess.run([compiler, *C_FLAGS, "-o", partial, os.path.basename(C_SOURCE)],
+    units = [name for name in c_sources() if name.endswith(".c")]
+    done = subprocess.run([compiler, *C_FLAGS, "-o", partial, *units],
                           cwd=os.path.dirname(C_SOURCE), capture_output=True, text=True,
                           check=False)
     if done.returncode != 0:

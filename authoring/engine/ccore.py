@@ -45,7 +45,7 @@ from authoring.engine.state import (
 )
 from authoring.engine.threats.cards import STATION_CODES, Card, load_cards
 
-ABI = 5  # sa_abi() of a library this module can drive
+ABI = 6  # sa_abi() of a library this module can drive
 
 # The square operations in the order of core.c's OP_* codes (index = code). The four that
 # only switch a threat's X state on share one code.
@@ -207,6 +207,9 @@ class _Library:
         if lib.sa_set_cards(table.buffer_info()[0], len(index)) != 0:
             raise OSError("the C core refused the card table")
         self.play = lib.sa_play
+        lib.sa_search.argtypes = [pointer, pointer, pointer, pointer, pointer, ctypes.c_uint64,
+                                  pointer, pointer]
+        self.search = lib.sa_search
 
 
 @cache
@@ -593,3 +596,41 @@ def resolve(setup: Setup, plan: Plan, *, seed: int | None = None, record: bool =
     if record:
         return game.resolve(setup, plan, seed=seed, record=True, trace=trace)
     return resolve_batch([(setup, plan)], None if seed is None else [seed], trace=trace)[0]
+
+
+# --- the crews' plan search (search.c) ----------------------------------------------------------
+
+#: sa_search's answer for a search it leaves to the Python reference.
+SEARCH_UNSUPPORTED = -2
+
+
+def plan_search(setup: Setup, params: Sequence[int], seeds: Sequence[int],
+                starts: Sequence[Sequence[Sequence[int]]], seed: int
+                ) -> tuple[list[list[int]], int, int] | None:
+    """Runs search.c's plan search (``authoring/simulation/localsearch.py`` says what it
+    does; ``params`` are its parameter words); returns the best rows, their value (the sum of
+    the objective over ``seeds``) and the number of plans rated, or None when the C core is
+    not built, cannot play the setup's cards, or leaves this search to Python."""
+    lib = _library()
+    if lib is None:
+        return None
+    code = setup._c_code or _setup_code(setup)
+    if not code.address:
+        return None
+    figures = len(starts[0]) if starts else 0
+    keys = array("I")
+    for one in seeds:
+        keys.frombytes(_key(one))
+    words = array("i", params)
+    plans = array("i", (code for start in starts for row in start for code in row))
+    best = _ZERO_INT * (12 * max(figures, 1))
+    value = array("q", (0, 0))
+    done = lib.search(words.buffer_info()[0], code.address, keys.buffer_info()[0],
+                      plans.buffer_info()[0], None, seed & 0xFFFFFFFFFFFFFFFF,
+                      best.buffer_info()[0], value.buffer_info()[0])
+    if done == SEARCH_UNSUPPORTED:
+        return None
+    if done != 0:
+        raise MemoryError("the C plan search could not allocate its working memory")
+    rows = [best[12 * r:12 * (r + 1)].tolist() for r in range(figures)]
+    return rows, value[0], value[1]

@@ -13,7 +13,6 @@ much (docs/simulation.md). It was called ``omniscient`` before; that name still 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from authoring.engine import Plan
@@ -22,6 +21,7 @@ from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
 from authoring.simulation.localsearch import PlanSearch, to_plan
+from authoring.simulation.prng import seed_of
 from authoring.simulation.planner import PlanningCrew
 
 #: Neighbours evaluated per round of the search (one engine batch call).
@@ -52,10 +52,7 @@ class InformedCrew:
             raise ValueError("the informed crew plans with the real damage-token seed")
         search = PlanSearch(setup, figures, [damage_seed], fixed=fixed,
                             first_turn=first_turn, playable=playable, hands=hands)
-        start, value = search.best_start(self.styles, seed)
-        for _ in range(self.sweeps):
-            start, value = search.sweep(start, value)
-        rounds = -(-self.iterations // BATCH)
-        best, _ = search.climb(start, value, rounds=rounds, batch=BATCH,
-                               rng=random.Random(f"omniscient:{seed}"))
+        best = search.run(self.styles, seed, sweeps=self.sweeps,
+                          rounds=-(-self.iterations // BATCH), batch=BATCH,
+                          rng_seed=seed_of(f"omniscient:{seed}"))
         return to_plan(best)

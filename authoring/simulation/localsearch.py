@@ -14,6 +14,13 @@ the search runs on the fastest engine core with one foreign call per round. The 
 the crew's picture of the damage tokens (the planning crew: a few seeds of its own, never the
 real draw; the informed crew: the real draw's seed). Slots before ``first_turn`` are
 fixed (played phases) and never change.
+
+**Two implementations, one truth.** ``PlanSearch.run`` is the whole search of one board:
+the best start, the sweeps, the climb. It runs in C (``authoring/engine/c/search.c``, through
+``ccore.plan_search``) when the C core is built and can play the board, and here otherwise;
+the moves draw from SplitMix64 (``prng.py``) and values are integer sums over the seeds, so
+both choose the same plan (tests/simulation/test_native_search.py compares them on many
+random boards). The Python methods are the reference.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import functools
 import random
 from collections.abc import Sequence
 
+from authoring.engine import ccore
 from authoring.engine.cores import resolve_batch
 from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
@@ -38,15 +46,24 @@ from authoring.engine.plan import decode as plan_decode
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import HeuristicCrew, styles
 from authoring.simulation.horizon import Playable
-from authoring.simulation.moves import Mover, alphabet, fix_heroics, is_heroic
+from authoring.simulation.moves import (
+    DOUBLES,
+    HEROIC,
+    WEIGHTED,
+    Mover,
+    alphabet,
+    fix_heroics,
+    is_heroic,
+)
+from authoring.simulation.prng import SplitMix
 
 Rows = list[list[int]]
 
 #: The value of a lost game at its best (survival always rates above any loss).
-SURVIVED = 1000.0
+SURVIVED = 1000
 
 
-def objective(result: Result) -> float:
+def objective(result: Result) -> int:
     """Rates a resolution: survival first, then the score; a loss is better the later it is."""
     if result.survived and result.score is not None:
         return SURVIVED + result.score.total
@@ -95,10 +112,12 @@ class PlanSearch:
         self.heroics = rules.heroics
         self.doubles = setup.double_actions
         self.evaluations = 0
+        self.value = 0  # the value of the plan ``run`` returned
         self._projected: dict[tuple[tuple[int, ...], ...], Rows] = {}
 
-    def evaluate(self, candidates: Sequence[Rows]) -> list[float]:
-        """Returns each candidate's mean objective over the seeds (one batch call)."""
+    def evaluate(self, candidates: Sequence[Rows]) -> list[int]:
+        """Returns each candidate's objective summed over the seeds (one batch call): an
+        integer, so that both implementations compare values exactly."""
         if not candidates:
             return []
         plans = [to_plan(self._playable(rows)) for rows in candidates]
@@ -106,8 +125,45 @@ class PlanSearch:
         results = resolve_batch(games, self.seeds * len(plans))
         self.evaluations += len(plans)
         n = len(self.seeds)
-        return [sum(objective(r) for r in results[i * n:(i + 1) * n]) / n
+        return [sum(objective(r) for r in results[i * n:(i + 1) * n])
                 for i in range(len(plans))]
+
+    def run(self, styles: int, seed: int, *, rounds: int, batch: int, rng_seed: int,
+            sweeps: int = 0, last_turn: int = SLOTS, native: bool = True) -> Rows:
+        """The whole search of this board: the best of ``styles`` heuristic starts (and the
+        previous phase's sketch), ``sweeps`` sweeps up to ``last_turn``, then ``rounds``
+        rounds of ``batch`` neighbours drawn with SplitMix64 seeded ``rng_seed``. Runs in C
+        when it can (``native``), else with the methods below; the same plan either way."""
+        candidates = self.candidates(styles, seed)
+        if native:
+            found = self._native(candidates, sweeps, rounds, batch, rng_seed, last_turn)
+            if found is not None:
+                return found
+        values = self.evaluate(candidates)
+        best = max(range(len(candidates)), key=lambda i: (values[i], -i))
+        current, value = candidates[best], values[best]
+        for _ in range(sweeps):
+            current, value = self.sweep(current, value, last_turn=last_turn)
+        current, value = self.climb(current, value, rounds=rounds, batch=batch,
+                                    rng=SplitMix(rng_seed))
+        self.value = value
+        return current
+
+    def _native(self, candidates: Sequence[Rows], sweeps: int, rounds: int, batch: int,
+                rng_seed: int, last_turn: int) -> Rows | None:
+        if self.playable is not None:  # the projection onto dealt hands is not in C yet
+            return None
+        cards = alphabet(self.heroics, self.doubles)
+        params = [self.figures, self.first_turn, self.turns, last_turn, sweeps, rounds, batch,
+                  len(self.seeds), len(candidates), int(self.heroics), int(self.doubles),
+                  len(HEROIC), len(DOUBLES), len(WEIGHTED), len(cards),
+                  *HEROIC, *DOUBLES, *WEIGHTED, *cards]
+        found = ccore.plan_search(self.setup, params, self.seeds, candidates, rng_seed)
+        if found is None:
+            return None
+        rows, self.value, evaluations = found
+        self.evaluations += evaluations
+        return rows
 
     def _playable(self, rows: Rows) -> Rows:
         if self.playable is None:
@@ -135,19 +191,24 @@ class PlanSearch:
             out.append([list(member.codes) for member in plan.crew])
         return out
 
-    def best_start(self, count: int, seed: int) -> tuple[Rows, float]:
-        """Returns the best heuristic style's plan and its value; the previous phase's sketch
-        (the later slots of ``fixed``; with ``first_turn`` 1, a whole plan to start from)
-        competes too when there is one, so the result rates at least as well as it."""
+    def candidates(self, count: int, seed: int) -> list[Rows]:
+        """Returns the plans the search starts from: ``count`` heuristic styles, and the
+        previous phase's sketch (the later slots of ``fixed``; with ``first_turn`` 1, a whole
+        plan to start from) when there is one, so the result rates at least as well as it."""
         candidates = self.starts(count, seed)
         if self.fixed and any(
                 token != "-" for row in self.fixed for token in row[self.first_turn - 1:]):
             candidates.append([[_code(t) for t in row] for row in self.fixed])
+        return candidates
+
+    def best_start(self, count: int, seed: int) -> tuple[Rows, int]:
+        """Returns the best of ``candidates`` and its value (ties: the first)."""
+        candidates = self.candidates(count, seed)
         values = self.evaluate(candidates)
         best = max(range(len(candidates)), key=lambda i: (values[i], -i))
         return candidates[best], values[best]
 
-    def sweep(self, start: Rows, value: float, *, last_turn: int = SLOTS) -> tuple[Rows, float]:
+    def sweep(self, start: Rows, value: int, *, last_turn: int = SLOTS) -> tuple[Rows, int]:
         """One pass of coordinate descent: for each turn from ``first_turn`` to ``last_turn``
         and each figure, every other card of the alphabet in one batch; the best one is kept
         when it rates higher (the solver's greedy start, from a plan instead of blanks)."""
@@ -171,8 +232,8 @@ class PlanSearch:
                     current, current_value = neighbours[best], values[best]
         return current, current_value
 
-    def climb(self, start: Rows, value: float, *, rounds: int, batch: int,
-              rng: random.Random) -> tuple[Rows, float]:
+    def climb(self, start: Rows, value: int, *, rounds: int, batch: int,
+              rng: SplitMix) -> tuple[Rows, int]:
         """Improves ``start`` by ``rounds`` rounds of ``batch`` neighbours; returns the best."""
         if self.first_turn > self.turns or rounds <= 0:
             return start, value

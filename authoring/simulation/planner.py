@@ -22,6 +22,7 @@ from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
 from authoring.simulation.localsearch import PlanSearch, objective, to_plan
+from authoring.simulation.prng import seed_of
 
 __all__ = ["TOKENS", "PlanningCrew", "objective"]
 
@@ -60,10 +61,7 @@ class PlanningCrew:
         are searched too, as the sketch the phase's cards are chosen for."""
         search = PlanSearch(setup, figures, self._seeds(seed), fixed=fixed,
                             first_turn=first_turn, playable=playable, hands=hands)
-        start, value = search.best_start(self.styles, seed)
-        for _ in range(self.sweeps):  # the phase's own turns, card by card
-            start, value = search.sweep(start, value, last_turn=last_turn)
-        rounds = -(-self.iterations // BATCH)
-        best, _ = search.climb(start, value, rounds=rounds, batch=BATCH,
-                               rng=random.Random(f"planner:{seed}"))
+        best = search.run(self.styles, seed, sweeps=self.sweeps, last_turn=last_turn,
+                          rounds=-(-self.iterations // BATCH), batch=BATCH,
+                          rng_seed=seed_of(f"planner:{seed}"))
         return to_plan(best)

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ABI_VERSION 5
+#include "core.h"
+
+#define ABI_VERSION 6
 
 enum { UR, UW, UB, LR, LW, LB, SPACE };
 enum { RED, WHITE, BLUE };
@@ -1541,7 +1543,7 @@ static void score(const Game *g, int32_t *o) {
    12 codes per member, then per red/white/blue the forced count and the forced kinds.
    seeded: the generator state seeded with the game's seed (a column of a block). */
 static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const uint32_t *seeded,
-                      int32_t *out, int16_t *snaps) {
+                      int stride, int32_t *out, int16_t *snaps) {
     int level = setup[0], nthr = setup[5];
     memset(g, 0, offsetof(Game, thr) + (size_t)nthr * sizeof(Threat));
     g->nthr = nthr;
@@ -1592,7 +1594,7 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     }
     g->rng.mti = 0;
     g->rng.source = seeded;
-    g->rng.stride = LANES;
+    g->rng.stride = stride;
     g->snaps = snaps;
     g->nsnaps = 0;
     snapshot(g);
@@ -1775,7 +1777,8 @@ int sa_play(int n, const uint64_t *games, int stride, int32_t *out, int16_t *sna
             const uint64_t *gi = games + (size_t)stride * i;
             int column = where[game_key[i - start]];
             play_game(game, (const int32_t *)(uintptr_t)gi[0], (const int32_t *)(uintptr_t)gi[1],
-                      &seeded[column / LANES * 624][column % LANES], out + (size_t)i * OUT_INTS,
+                      &seeded[column / LANES * 624][column % LANES], LANES,
+                      out + (size_t)i * OUT_INTS,
                       snaps ? snaps + (size_t)i * MAX_SNAPS * SNAP_INTS : 0);
         }
     }
@@ -1783,4 +1786,37 @@ int sa_play(int n, const uint64_t *games, int stride, int32_t *out, int16_t *sna
     free(pool);
     free(seeded);
     return n;
+}
+
+/* --- what the plan search needs (core.h) -------------------------------------------------- */
+
+struct SaGame {
+    Game game;
+};
+
+SaGame *sa_game_new(void) {
+    init_tables();
+    return malloc(sizeof(SaGame));
+}
+
+void sa_game_free(SaGame *g) { free(g); }
+
+void sa_seed(uint32_t *mt, const uint32_t *key) {
+    init_tables();
+    seed_one(mt, key + 1, (int)key[0]);
+}
+
+void sa_resolve(SaGame *g, const int32_t *setup, const int32_t *plan, const uint32_t *mt,
+                int32_t *out) {
+    play_game(&g->game, setup, plan, mt, 1, out, 0);
+}
+
+/* localsearch.objective: a survived, scored game 1000 + its score; otherwise 40 per turn
+   held (13 when it survived) plus the points of the threats destroyed, less the damage. */
+int32_t sa_objective(const int32_t *setup, const int32_t *out) {
+    if (out[O_SURVIVED] && LEVEL_RULES[setup[0]].scored) return 1000 + out[O_SCORE + 6];
+    int32_t destroyed = 0;
+    for (int t = 0; t < setup[5]; t++)
+        if (out[O_STATUS + t] == DESTROYED) destroyed += cards[setup[6 + 3 * t]][C_POINTS_DESTROYED];
+    return 40 * out[O_TURN] + destroyed - out[O_NTOKENS] - out[O_NTOKENS + 1] - out[O_NTOKENS + 2];
 }
