@@ -21,8 +21,8 @@ from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
 from authoring.simulation.localsearch import PlanSearch, to_plan
-from authoring.simulation.prng import seed_of
 from authoring.simulation.planner import PlanningCrew
+from authoring.simulation.prng import seed_of
 
 #: Neighbours evaluated per round of the search (one engine batch call).
 BATCH = 16

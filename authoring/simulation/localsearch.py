@@ -69,7 +69,7 @@ def objective(result: Result) -> int:
         return SURVIVED + result.score.total
     destroyed = sum(t.points for t in result.threats if t.fate == "destroyed")
     damage = sum(len(tokens) for tokens in result.damage.values())
-    return 40.0 * result.turn + destroyed - damage
+    return 40 * result.turn + destroyed - damage
 
 
 #: The action of an encoded slot: actions are immutable, so one object per code serves

@@ -16,8 +16,8 @@ from authoring.engine import ccore
 from authoring.simulation.prng import SplitMix, seed_of
 from tests.simulation.searchcases import random_search_case
 
-pytestmark = pytest.mark.skipif(not ccore.available(),
-                                reason="the C core is not built (python -m authoring._native build)")
+pytestmark = pytest.mark.skipif(
+    not ccore.available(), reason="the C core is not built (python -m authoring._native build)")
 
 CASES = 120
 
