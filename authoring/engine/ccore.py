@@ -207,8 +207,7 @@ class _Library:
         if lib.sa_set_cards(table.buffer_info()[0], len(index)) != 0:
             raise OSError("the C core refused the card table")
         self.play = lib.sa_play
-        lib.sa_search.argtypes = [pointer, pointer, pointer, pointer, pointer, ctypes.c_uint64,
-                                  pointer, pointer]
+        lib.sa_search.argtypes = [pointer, pointer, pointer, pointer, pointer, pointer, pointer]
         self.search = lib.sa_search
 
 
@@ -605,7 +604,7 @@ SEARCH_UNSUPPORTED = -2
 
 
 def plan_search(setup: Setup, params: Sequence[int], seeds: Sequence[int],
-                starts: Sequence[Sequence[Sequence[int]]], seed: int
+                starts: Sequence[Sequence[Sequence[int]]]
                 ) -> tuple[list[list[int]], int, int] | None:
     """Runs search.c's plan search (``authoring/simulation/localsearch.py`` says what it
     does; ``params`` are its parameter words); returns the best rows, their value (the sum of
@@ -626,8 +625,8 @@ def plan_search(setup: Setup, params: Sequence[int], seeds: Sequence[int],
     best = _ZERO_INT * (12 * max(figures, 1))
     value = array("q", (0, 0))
     done = lib.search(words.buffer_info()[0], code.address, keys.buffer_info()[0],
-                      plans.buffer_info()[0], None, seed & 0xFFFFFFFFFFFFFFFF,
-                      best.buffer_info()[0], value.buffer_info()[0])
+                      plans.buffer_info()[0], None, best.buffer_info()[0],
+                      value.buffer_info()[0])
     if done == SEARCH_UNSUPPORTED:
         return None
     if done != 0:

@@ -20,12 +20,8 @@ from authoring.engine.hands import Hands
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
-from authoring.simulation.localsearch import PlanSearch, to_plan
+from authoring.simulation.localsearch import DEFAULT_CAP, PlanSearch, to_plan
 from authoring.simulation.planner import PlanningCrew
-from authoring.simulation.prng import seed_of
-
-#: Neighbours evaluated per round of the search (one engine batch call).
-BATCH = 16
 
 
 class InformedCrew:
@@ -35,10 +31,9 @@ class InformedCrew:
     name = "informed"
     omniscient = True
 
-    def __init__(self, iterations: int = 160, styles: int = 16, sweeps: int = 1) -> None:
-        self.iterations = iterations
+    def __init__(self, iterations: int = DEFAULT_CAP, styles: int = 16) -> None:
+        self.iterations = iterations  # plans rated per descent at most (a guard)
         self.styles = styles
-        self.sweeps = sweeps
         # the calibrated planner (its defaults are its calibrated settings)
         self.builds_on = PlanningCrew()
 
@@ -52,7 +47,4 @@ class InformedCrew:
             raise ValueError("the informed crew plans with the real damage-token seed")
         search = PlanSearch(setup, figures, [damage_seed], fixed=fixed,
                             first_turn=first_turn, playable=playable, hands=hands)
-        best = search.run(self.styles, seed, sweeps=self.sweeps,
-                          rounds=-(-self.iterations // BATCH), batch=BATCH,
-                          rng_seed=seed_of(f"omniscient:{seed}"))
-        return to_plan(best)
+        return to_plan(search.run(self.styles, seed, cap=self.iterations))

@@ -1,26 +1,31 @@
-"""The search the planning and informed crews share: the solver's moves, batched evaluations.
+"""The search the planning and informed crews share: descent to a local optimum, in C or here.
 
 A plan is a list of rows of encoded actions (``engine.plan.encode``), one row of 12 per
-figure, as in the solver (authoring/simulation/moves.py). The search:
+figure, as in the solver (authoring/simulation/moves.py). ``PlanSearch.run`` searches one
+board for one crew picture of the damage tokens (docs/simulation.md "The search"):
 
-1. starts from the best of a few heuristic crews (``heuristic.Style`` variations) planning the
-   same board;
-2. climbs: each round proposes ``batch`` neighbours with the solver's ``Mover`` (change, swap,
-   shift or delay cards, trade sub-plans between figures) and keeps the best one when it
-   rates at least as well as the current plan (a plateau move keeps the search walking).
+1. the start plans: a few heuristic crews (``heuristic.Style`` variations) planning the same
+   board, and the previous phase's sketch when there is one;
+2. each start is improved by **first-improvement descent**: its neighbours (``neighbour``:
+   every other card in a slot, swaps, shifts, delays, pulls, joined or split double actions,
+   cards exchanged or followed between two crew members) are rated in a fixed order, from
+   where the last improvement was found, and the first one that rates higher is kept, until
+   a whole round of the neighbourhood finds none: a plan that no single change improves;
+3. the best of those local optima is the crew's plan (ties: the first start's).
 
-Every round is one ``resolve_batch`` call over all neighbours and all damage-token seeds, so
-the search runs on the fastest engine core with one foreign call per round. The seeds are
-the crew's picture of the damage tokens (the planning crew: a few seeds of its own, never the
-real draw; the informed crew: the real draw's seed). Slots before ``first_turn`` are
-fixed (played phases) and never change.
+A descent stops by itself, so a rating does not depend on how long the crew may search: the
+budget (``cap``, plans rated per descent) only guards against a pathological board, and
+bench/convergence.py shows that the calibrated one is not reached (docs/simulation.md
+"Convergence"). The seeds are the crew's picture of the damage tokens (the planning crew: a
+few seeds of its own, never the real draw; the informed crew: the real draw's seed). Slots
+before ``first_turn`` are fixed (played phases) and never change.
 
-**Two implementations, one truth.** ``PlanSearch.run`` is the whole search of one board:
-the best start, the sweeps, the climb. It runs in C (``authoring/engine/c/search.c``, through
-``ccore.plan_search``) when the C core is built and can play the board, and here otherwise;
-the moves draw from SplitMix64 (``prng.py``) and values are integer sums over the seeds, so
-both choose the same plan (tests/simulation/test_native_search.py compares them on many
-random boards). The Python methods are the reference.
+**Two implementations, one truth.** The search runs in C (``authoring/engine/c/search.c``,
+through ``ccore.plan_search``) when the C core is built and can play the board, and here
+otherwise. Values are integer sums of ``objective`` over the seeds and the neighbourhood is
+one fixed order, so both choose the same plan, value and count of plans rated
+(tests/simulation/test_native_search.py compares them on many random boards). The Python
+below is the reference.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
 from authoring.engine.plan import (
+    FIRST_MASK,
+    SECOND_SHIFT,
     SLOTS,
     Action,
     CrewPlan,
@@ -48,19 +55,25 @@ from authoring.simulation.heuristic import HeuristicCrew, styles
 from authoring.simulation.horizon import Playable
 from authoring.simulation.moves import (
     DOUBLES,
-    HEROIC,
-    WEIGHTED,
-    Mover,
+    EMPTY,
     alphabet,
     fix_heroics,
     is_heroic,
+    merged,
 )
-from authoring.simulation.prng import SplitMix
 
 Rows = list[list[int]]
 
 #: The value of a lost game at its best (survival always rates above any loss).
 SURVIVED = 1000
+#: Plans rated per descent at most, unless a crew says otherwise (see the module docstring).
+DEFAULT_CAP = 16384
+#: The changes per crew member and slot beyond the alphabet: a swap and a shift to each other
+#: slot, a delay, a pull, a join or split; and three per other crew member (``neighbour``).
+_SWAPS = _SHIFTS = SLOTS
+_EXTRA = 3
+_MAX_ROWS = 6
+_WITH = 3 * _MAX_ROWS
 
 
 def objective(result: Result) -> int:
@@ -92,6 +105,108 @@ def to_plan(rows: Sequence[Sequence[int]]) -> Plan:
 def _decoded(codes: tuple[int, ...]) -> tuple[Action, ...]:
     """A row's actions: neighbouring plans share most rows, so most are decoded once."""
     return tuple(decode(c) for c in codes)
+
+
+def _join_or_split(row: list[int], i: int, turns: int) -> bool:
+    """Plays the cards of slots i and i+1 as one double action (the later cards one slot
+    earlier), or splits a double action over two slots (the later ones one slot later, cut at
+    ``turns``); False when neither applies (``moves.Mover`` makes the same change)."""
+    code = row[i]
+    if code in _DOUBLE_SET:
+        row[i] = code & FIRST_MASK
+        row.insert(i + 1, (code >> SECOND_SHIFT) & 15)
+        del row[turns:]
+        row.extend([EMPTY] * (SLOTS - len(row)))
+        return True
+    if i + 1 < turns:
+        joined = merged(code, row[i + 1])
+        if joined is not None:
+            row[i] = joined
+            del row[i + 1]
+            row.append(EMPTY)
+            return True
+    return False
+
+
+_DOUBLE_SET = frozenset(DOUBLES)
+
+
+def block_size(cards: Sequence[int]) -> int:
+    """The neighbours of one crew member and slot (``neighbour``)."""
+    return len(cards) + _SWAPS + _SHIFTS + _EXTRA + _WITH
+
+
+def neighbour(plan: Rows, k: int, *, cards: Sequence[int], first: int, turns: int,
+              doubles: bool) -> Rows | None:
+    """Returns neighbour ``k`` of a plan, or None when ``k`` makes no other plan.
+
+    ``k // block_size`` is a crew member and a slot from ``first`` (0-based) to ``turns``,
+    ``k % block_size`` one change there, in this order: each card of ``cards``; a swap with
+    each later slot; a shift to each other slot (the cards between close up); a delay (the
+    cards from the slot on one turn later); a pull (one turn earlier); a join or split of a
+    double action; then per other crew member an exchange of the slot's cards, an exchange of
+    everything from the slot on, and the other member following this one up to the slot.
+    """
+    block = block_size(cards)
+    span = turns - first
+    within, cell = k % block, k // block
+    member, slot = cell // span, first + cell % span
+    out = [row[:] for row in plan]
+    row = out[member]
+    if within < len(cards):
+        if cards[within] == row[slot]:
+            return None
+        row[slot] = cards[within]
+        fix_heroics(row, slot)
+        return out
+    within -= len(cards)
+    if within < _SWAPS:
+        j = within
+        if j <= slot or j >= turns or row[j] == row[slot]:
+            return None
+        row[j], row[slot] = row[slot], row[j]
+        return out
+    within -= _SWAPS
+    if within < _SHIFTS:
+        j = within
+        if j == slot or j < first or j >= turns:
+            return None
+        row.insert(j, row.pop(slot))
+        return out if row != plan[member] else None
+    within -= _SHIFTS
+    if within == 2:
+        return out if doubles and _join_or_split(row, slot, turns) else None
+    if within == 0:  # a delay
+        row.insert(slot, EMPTY)
+        row.pop()
+        row[turns:] = [EMPTY] * (SLOTS - turns)
+        return out if row != plan[member] else None
+    if within == 1:  # a pull
+        row.pop(slot)
+        row.append(EMPTY)
+        return out if row != plan[member] else None
+    within -= _EXTRA
+    other, how = divmod(within, 3)
+    if other >= len(plan) or other == member:
+        return None
+    row2 = out[other]
+    if how == 2:  # the other follows this one up to the slot
+        row2[:slot + 1] = row[:slot + 1]
+        if row2 == plan[other]:
+            return None
+    elif how == 0:  # exchange the slot's cards
+        if row[slot] == row2[slot]:
+            return None
+        row[slot], row2[slot] = row2[slot], row[slot]
+    else:  # exchange everything from the slot on (once per pair of members)
+        if other < member:
+            return None
+        row[slot:], row2[slot:] = row2[slot:], row[slot:]
+        if row == plan[member]:
+            return None
+    fix_heroics(row, slot)
+    fix_heroics(row2, slot)
+    return out
 
 
 class PlanSearch:
@@ -128,37 +243,58 @@ class PlanSearch:
         return [sum(objective(r) for r in results[i * n:(i + 1) * n])
                 for i in range(len(plans))]
 
-    def run(self, styles: int, seed: int, *, rounds: int, batch: int, rng_seed: int,
-            sweeps: int = 0, last_turn: int = SLOTS, native: bool = True) -> Rows:
-        """The whole search of this board: the best of ``styles`` heuristic starts (and the
-        previous phase's sketch), ``sweeps`` sweeps up to ``last_turn``, then ``rounds``
-        rounds of ``batch`` neighbours drawn with SplitMix64 seeded ``rng_seed``. Runs in C
-        when it can (``native``), else with the methods below; the same plan either way."""
+    def run(self, styles: int, seed: int, *, cap: int = DEFAULT_CAP,
+            native: bool = True) -> Rows:
+        """The whole search of this board (see the module docstring): ``styles`` heuristic
+        starts and the sketch, each descended to a local optimum (at most ``cap`` plans rated
+        per descent), the best one returned and its value kept in ``value``. Runs in C when it
+        can (``native``), else here; the same plan either way."""
         candidates = self.candidates(styles, seed)
         if native:
-            found = self._native(candidates, sweeps, rounds, batch, rng_seed, last_turn)
+            found = self._native(candidates, cap)
             if found is not None:
                 return found
-        values = self.evaluate(candidates)
-        best = max(range(len(candidates)), key=lambda i: (values[i], -i))
-        current, value = candidates[best], values[best]
-        for _ in range(sweeps):
-            current, value = self.sweep(current, value, last_turn=last_turn)
-        current, value = self.climb(current, value, rounds=rounds, batch=batch,
-                                    rng=SplitMix(rng_seed))
-        self.value = value
-        return current
+        best: Rows = []
+        best_value = 0
+        for i, start in enumerate(candidates):
+            rows, value = self.descend(start, self.evaluate([start])[0], cap)
+            if i == 0 or value > best_value:
+                best, best_value = rows, value
+        self.value = best_value
+        return best
 
-    def _native(self, candidates: Sequence[Rows], sweeps: int, rounds: int, batch: int,
-                rng_seed: int, last_turn: int) -> Rows | None:
+    def descend(self, start: Rows, value: int, cap: int) -> tuple[Rows, int]:
+        """First-improvement descent from ``start`` (see the module docstring): returns a
+        plan no neighbour improves, or the best after ``cap`` plans rated, with its value."""
+        current = [row[:] for row in start]
+        first, turns = self.first_turn - 1, self.turns
+        if first >= turns:
+            return current, value
+        cards = alphabet(self.heroics, self.doubles)
+        size = len(current) * (turns - first) * block_size(cards)
+        k = since = rated = 0
+        while since < size and rated < cap:
+            candidate = neighbour(current, k, cards=cards, first=first, turns=turns,
+                                  doubles=self.doubles)
+            if candidate is not None:
+                self._keep_fixed(candidate, current)
+                if candidate != current:
+                    v = self.evaluate([candidate])[0]
+                    rated += 1
+                    if v > value:
+                        current, value, since = candidate, v, 0
+            since += 1
+            k = (k + 1) % size
+        return current, value
+
+    def _native(self, candidates: Sequence[Rows], cap: int) -> Rows | None:
         if self.playable is not None:  # the projection onto dealt hands is not in C yet
             return None
         cards = alphabet(self.heroics, self.doubles)
-        params = [self.figures, self.first_turn, self.turns, last_turn, sweeps, rounds, batch,
-                  len(self.seeds), len(candidates), int(self.heroics), int(self.doubles),
-                  len(HEROIC), len(DOUBLES), len(WEIGHTED), len(cards),
-                  *HEROIC, *DOUBLES, *WEIGHTED, *cards]
-        found = ccore.plan_search(self.setup, params, self.seeds, candidates, rng_seed)
+        params = [self.figures, self.first_turn, self.turns, cap, len(self.seeds),
+                  len(candidates), int(self.doubles), len(DOUBLES), len(cards),
+                  *DOUBLES, *cards]
+        found = ccore.plan_search(self.setup, params, self.seeds, candidates)
         if found is None:
             return None
         rows, self.value, evaluations = found
@@ -207,54 +343,6 @@ class PlanSearch:
         values = self.evaluate(candidates)
         best = max(range(len(candidates)), key=lambda i: (values[i], -i))
         return candidates[best], values[best]
-
-    def sweep(self, start: Rows, value: int, *, last_turn: int = SLOTS) -> tuple[Rows, int]:
-        """One pass of coordinate descent: for each turn from ``first_turn`` to ``last_turn``
-        and each figure, every other card of the alphabet in one batch; the best one is kept
-        when it rates higher (the solver's greedy start, from a plan instead of blanks)."""
-        cards = alphabet(self.heroics, self.doubles)
-        current, current_value = [row[:] for row in start], value
-        for slot in range(self.first_turn - 1, min(last_turn, self.turns)):
-            for member in range(self.figures):
-                keep = current[member][slot]
-                neighbours = []
-                for card in cards:
-                    if card == keep:
-                        continue
-                    candidate = [row[:] for row in current]
-                    candidate[member][slot] = card
-                    fix_heroics(candidate[member], slot)
-                    self._keep_fixed(candidate, current)
-                    neighbours.append(candidate)
-                values = self.evaluate(neighbours)
-                best = max(range(len(values)), key=lambda i: (values[i], -i))
-                if values[best] > current_value:
-                    current, current_value = neighbours[best], values[best]
-        return current, current_value
-
-    def climb(self, start: Rows, value: int, *, rounds: int, batch: int,
-              rng: SplitMix) -> tuple[Rows, int]:
-        """Improves ``start`` by ``rounds`` rounds of ``batch`` neighbours; returns the best."""
-        if self.first_turn > self.turns or rounds <= 0:
-            return start, value
-        mover = Mover(range(self.figures), self.heroics, rng, self.turns, doubles=self.doubles)
-        current, current_value = start, value
-        for _ in range(rounds):
-            seen = {_key(current)}
-            neighbours = []
-            for _ in range(batch):
-                candidate = self._keep_fixed(mover.propose(current), current)
-                key = _key(candidate)
-                if key not in seen:
-                    seen.add(key)
-                    neighbours.append(candidate)
-            values = self.evaluate(neighbours)
-            if not values:
-                continue
-            best = max(range(len(values)), key=lambda i: (values[i], -i))
-            if values[best] >= current_value:
-                current, current_value = neighbours[best], values[best]
-        return current, current_value
 
     def _keep_fixed(self, candidate: Rows, current: Rows) -> Rows:
         """Restores the played slots a move touched (their heroic card stays the one kept)."""

@@ -53,8 +53,8 @@ CREWS: dict[str, type] = {"heuristic": HeuristicCrew, "planner": PlanningCrew,
 ALIASES = {"omniscient": "informed"}
 #: The options each crew takes (``simulate_with`` passes only these on).
 CREW_OPTIONS: dict[str, tuple[str, ...]] = {
-    "heuristic": (), "planner": ("iterations", "seeds", "styles", "sweeps"),
-    "informed": ("iterations", "styles", "sweeps")}
+    "heuristic": (), "planner": ("iterations", "seeds", "styles"),
+    "informed": ("iterations", "styles")}
 
 
 def make_crew(name: str, **options: Any) -> Crew:

@@ -37,7 +37,6 @@ from authoring.engine.plan import (
 )
 from authoring.engine.plan import BLUE as MOVE_BLUE
 from authoring.engine.plan import RED as MOVE_RED
-from authoring.simulation.prng import SplitMix
 
 _START = STATIONS.index("UW")  # every crew member starts on the bridge (docs/rules.md §3)
 
@@ -55,7 +54,7 @@ DOUBLES: tuple[int, ...] = tuple(encode(parse_action(pair)) for pair in DOUBLE_P
 _DOUBLE_SET = frozenset(DOUBLES)
 EMPTY = NORMAL[0]
 # Random picks favour the cards a crew plays most: blanks, cannons, moves.
-WEIGHTED: tuple[int, ...] = (EMPTY, EMPTY, *NORMAL[1:], NORMAL[4], NORMAL[5])
+_WEIGHTED: tuple[int, ...] = (EMPTY, EMPTY, *NORMAL[1:], NORMAL[4], NORMAL[5])
 
 
 def is_heroic(code: int) -> bool:
@@ -166,7 +165,7 @@ def errand(row: list[int], slot: int, station: int, action: int, turns: int, *,
 class Mover:
     """Proposes random neighbours of a plan for the annealing search."""
 
-    def __init__(self, free: Sequence[int], heroics: bool, rng: random.Random | SplitMix,
+    def __init__(self, free: Sequence[int], heroics: bool, rng: random.Random,
                  turns: int = SLOTS, errands: float = 0.0, doubles: bool = False) -> None:
         self.free = list(free)  # crew indexes the search may change
         self.heroics = heroics
@@ -182,7 +181,7 @@ class Mover:
             return self.rng.choice(HEROIC)
         if self.doubles and self.rng.random() < 0.4:
             return self.rng.choice(DOUBLES)
-        return self.rng.choice(WEIGHTED)
+        return self.rng.choice(_WEIGHTED)
 
     def _join_or_split(self, row: list[int], i: int) -> bool:
         """Plays the cards of turns i and i+1 as one double action (the later cards one turn

@@ -21,16 +21,13 @@ from authoring.engine.hands import Hands
 from authoring.engine.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
-from authoring.simulation.localsearch import PlanSearch, objective, to_plan
-from authoring.simulation.prng import seed_of
+from authoring.simulation.localsearch import DEFAULT_CAP, PlanSearch, objective, to_plan
 
 __all__ = ["TOKENS", "PlanningCrew", "objective"]
 
 #: The plain actions (the rules' action-card halves without heroics), for callers that
 #: enumerate a slot's choices.
 TOKENS = ("-", "r", "b", "l", "A", "B", "C", "R")
-#: Neighbours evaluated per round of the search (one engine batch call).
-BATCH = 8
 
 
 class PlanningCrew:
@@ -40,12 +37,10 @@ class PlanningCrew:
     omniscient = False
     builds_on = None
 
-    def __init__(self, iterations: int = 48, seeds: int = 2, styles: int = 8,
-                 sweeps: int = 0) -> None:
-        self.iterations = iterations
+    def __init__(self, iterations: int = DEFAULT_CAP, seeds: int = 2, styles: int = 8) -> None:
+        self.iterations = iterations  # plans rated per descent at most (a guard, not a budget)
         self.seeds = seeds
         self.styles = styles
-        self.sweeps = sweeps
 
     def _seeds(self, seed: int) -> list[int]:
         """Returns the damage-token seeds the crew plans with (not the real draw's)."""
@@ -61,7 +56,4 @@ class PlanningCrew:
         are searched too, as the sketch the phase's cards are chosen for."""
         search = PlanSearch(setup, figures, self._seeds(seed), fixed=fixed,
                             first_turn=first_turn, playable=playable, hands=hands)
-        best = search.run(self.styles, seed, sweeps=self.sweeps, last_turn=last_turn,
-                          rounds=-(-self.iterations // BATCH), batch=BATCH,
-                          rng_seed=seed_of(f"planner:{seed}"))
-        return to_plan(best)
+        return to_plan(search.run(self.styles, seed, cap=self.iterations))

@@ -2,9 +2,9 @@
 
 A case is a generated mission's board (the differential test's missions, every profile, 4 or
 5 figures, with pinned expansion cards in some), a phase to search (turn 1, 4 or 8, the
-earlier turns fixed from a heuristic plan), and a search: seeds, heuristic styles, sweeps,
-rounds, batch and the moves' generator seed. Shared by tests/simulation/
-test_native_search.py and bench/search.py.
+earlier turns fixed from a heuristic plan), and a search: seeds, heuristic styles and the
+cap on plans rated per descent (small caps cut descents short, large ones let them end at a
+local optimum). Shared by tests/simulation/test_native_search.py.
 """
 
 from __future__ import annotations
@@ -29,11 +29,8 @@ class SearchCase:
     fixed: tuple[tuple[str, ...], ...]
     seeds: tuple[int, ...]
     styles: int
-    sweeps: int
-    rounds: int
-    batch: int
-    rng_seed: int
-    last_turn: int
+    cap: int
+    style_seed: int
 
     def search(self) -> PlanSearch:
         return PlanSearch(self.setup, self.figures, self.seeds,
@@ -42,9 +39,7 @@ class SearchCase:
     def run(self, *, native: bool) -> tuple[list[list[int]], int, int]:
         """Runs the search; returns the plan, its value and the plans rated."""
         search = self.search()
-        rows = search.run(self.styles, self.rng_seed, sweeps=self.sweeps, rounds=self.rounds,
-                          batch=self.batch, rng_seed=self.rng_seed, last_turn=self.last_turn,
-                          native=native)
+        rows = search.run(self.styles, self.style_seed, cap=self.cap, native=native)
         return [list(row) for row in rows], search.value, search.evaluations
 
 
@@ -55,7 +50,6 @@ def random_search_case(rng: random.Random) -> SearchCase:
     figures = case.players
     turns = min(12, get_level(setup.level).turns)
     first_turn = rng.choice([t for t in (1, 4, 8) if t <= turns])
-    last_turn = {1: 3, 4: 7, 8: 12}[first_turn]
     fixed: tuple[tuple[str, ...], ...] = ()
     if first_turn > 1 or rng.random() < 0.3:  # played turns, or a sketch to start from
         plan = HeuristicCrew().plan(setup, figures, seed=rng.randrange(1 << 20))
@@ -63,6 +57,5 @@ def random_search_case(rng: random.Random) -> SearchCase:
     return SearchCase(
         setup=setup, figures=figures, first_turn=first_turn, fixed=fixed,
         seeds=tuple(rng.randrange(1 << 30) for _ in range(rng.choice((1, 2, 3)))),
-        styles=rng.choice((1, 2, 4)), sweeps=rng.choice((0, 0, 1)),
-        rounds=rng.choice((0, 1, 3, 8)), batch=rng.choice((1, 4, 8, 16)),
-        rng_seed=rng.randrange(1 << 64), last_turn=last_turn)
+        styles=rng.choice((1, 2, 3)), cap=rng.choice((0, 5, 60, 400, 100000)),
+        style_seed=rng.randrange(1 << 20))

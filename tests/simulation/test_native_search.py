@@ -2,8 +2,8 @@
 
 ``PlanSearch.run`` (authoring/simulation/localsearch.py) runs in C when it can; the Python
 methods are the reference. Both must return the same plan, value and count of plans rated
-on every board: random boards of every profile, phases 1-3, 1-3 seeds, sweeps and climbs
-(docs/simulation.md "The search").
+on every board: random boards of every profile, phases 1-3, 1-3 seeds, descents cut short
+by their cap and descents to a local optimum (docs/simulation.md "The search").
 """
 
 from __future__ import annotations
@@ -13,21 +13,12 @@ import random
 import pytest
 
 from authoring.engine import ccore
-from authoring.simulation.prng import SplitMix, seed_of
 from tests.simulation.searchcases import random_search_case
 
 pytestmark = pytest.mark.skipif(
     not ccore.available(), reason="the C core is not built (python -m authoring._native build)")
 
 CASES = 120
-
-
-def test_splitmix_matches_the_published_sequence() -> None:
-    # SplitMix64 from seed 1234567 (the reference implementation's first outputs)
-    rng = SplitMix(1234567)
-    assert [rng.next64() for _ in range(3)] == [
-        6457827717110365317, 3203168211198807973, 9817491932198370423]
-    assert seed_of("planner:0") == seed_of("planner:0") != seed_of("planner:1")
 
 
 @pytest.mark.parametrize("chunk", range(4))

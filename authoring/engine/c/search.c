@@ -1,23 +1,25 @@
-/* The crews' plan search in C: authoring/simulation/localsearch.py's PlanSearch, statement for
- * statement, so that both choose the same plan (tests/simulation/test_native_search.py).
+/* The crews' plan search in C: authoring/simulation/localsearch.py's PlanSearch.run, statement
+ * for statement, so that both choose the same plan (tests/simulation/test_native_search.py).
  *
- * One call searches one board for one crew picture of the damage tokens:
+ * One call searches one board for one crew picture of the damage tokens (docs/simulation.md
+ * "The search"): every start plan the caller made (heuristic styles, the previous phase's
+ * sketch) is improved by first-improvement descent over a fixed neighbourhood until no
+ * neighbour rates higher (a local optimum), and the best of those optima is returned (ties:
+ * the first start's). The neighbourhood of a plan is enumerated by index (`neighbour`): per
+ * crew member and slot from first_turn on, every card of the alphabet, a swap and a shift
+ * to each other slot, a delay, a pull, a join or split of a double action, and with each
+ * other member an exchange of the slot, an exchange of everything from it on, and the other
+ * following this one up to it. A descent stops at a local optimum or after `cap` plans
+ * rated, whichever comes first: the cap only guards against a pathological board, and
+ * bench/convergence.py shows that the calibrated one is not reached.
  *
- *   1. the start plans the caller made (heuristic styles, the previous phase's sketch) are
- *      rated and the best one kept (ties: the first);
- *   2. `sweeps` passes of coordinate descent over the phase's own turns (every other card of
- *      the alphabet in each slot, the best kept when it rates higher);
- *   3. `rounds` rounds of `batch` neighbours from the moves of authoring/simulation/moves.py
- *      (Mover.propose), the best kept when it rates at least as well (a plateau move walks).
+ * A plan's value is the sum over the seeds of sa_objective (core.h) of its resolution:
+ * integers, so both implementations compare exactly. The code tables (the double actions and
+ * the alphabet) come from Python in the parameters: the plan encoding has one source,
+ * authoring/engine/plan.py.
  *
- * A plan's value is the sum over the seeds of sa_objective (core.h) of its resolution. The
- * moves draw from SplitMix64 (authoring/simulation/prng.py), whose every call is defined by
- * integer arithmetic, so Python and C draw the same numbers. Every code table the moves use
- * (heroic cards, double actions, the weighted plain cards, the alphabet) comes from Python in
- * the parameters: the plan encoding has one source, authoring/engine/plan.py.
- *
- * The projection onto dealt hands is not here yet: a call with hands returns SEARCH_UNSUPPORTED
- * and the caller searches in Python.
+ * The projection onto dealt hands is not here yet: a call with hands returns
+ * SEARCH_UNSUPPORTED and the caller searches in Python.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,7 +30,6 @@
 #define SLOTS 12
 #define MAX_ROWS 6
 #define MAX_SEEDS 16
-#define MAX_BATCH 256
 #define MAX_TABLE 64
 #define OUT_WORDS 64 /* OUT_INTS of core.c */
 #define KIND_MASK 15
@@ -40,34 +41,18 @@
 
 #define SEARCH_UNSUPPORTED (-2)
 
-/* The parameter words of sa_search, in order (authoring/simulation/nativesearch.py). */
+/* The parameter words of sa_search, in order (localsearch.PlanSearch._native). */
 enum {
-    P_FIGURES, P_FIRST_TURN, P_TURNS, P_LAST_TURN, P_SWEEPS, P_ROUNDS, P_BATCH, P_NSEEDS,
-    P_NSTARTS, P_HEROICS, P_DOUBLES, P_NHEROIC, P_NDOUBLE, P_NWEIGHTED, P_NALPHABET,
-    P_TABLES /* then the four tables, in that order */
+    P_FIGURES, P_FIRST_TURN, P_TURNS, P_CAP, P_NSEEDS, P_NSTARTS, P_DOUBLES, P_NDOUBLE,
+    P_NALPHABET, P_TABLES /* then the double actions and the alphabet */
 };
 
 typedef int32_t Rows[MAX_ROWS][SLOTS];
 
 typedef struct {
-    uint64_t state;
-} Mix;
-
-static uint64_t mix_next(Mix *m) {
-    uint64_t z = (m->state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static double mix_random(Mix *m) { return (double)(mix_next(m) >> 11) * (1.0 / 9007199254740992.0); }
-
-static int mix_below(Mix *m, int n) { return (int)(((mix_next(m) >> 32) * (uint64_t)n) >> 32); }
-
-typedef struct {
-    int figures, first_turn, turns, last_turn, heroics, doubles, nseeds;
-    const int32_t *heroic, *dbl, *weighted, *alphabet;
-    int nheroic, ndouble, nweighted, nalphabet;
+    int figures, first_turn, turns, doubles, nseeds;
+    const int32_t *dbl, *alphabet;
+    int ndouble, nalphabet;
     const int32_t *setup;
     uint32_t (*mt)[624];
     SaGame *game;
@@ -114,12 +99,6 @@ static void row_insert(int32_t *row, int n, int j, int32_t code) { /* row has ro
     row[j] = code;
 }
 
-static int32_t random_action(const Search *s, Mix *m) {
-    if (s->heroics && mix_random(m) < 0.12) return s->heroic[mix_below(m, s->nheroic)];
-    if (s->doubles && mix_random(m) < 0.4) return s->dbl[mix_below(m, s->ndouble)];
-    return s->weighted[mix_below(m, s->nweighted)];
-}
-
 static int32_t merged(const Search *s, int32_t first, int32_t second) {
     if (!second || ((first | second) & ~KIND_MASK)) return -1;
     int32_t code = first | (second << SECOND_SHIFT);
@@ -146,61 +125,6 @@ static int join_or_split(const Search *s, int32_t *row, int i) {
         }
     }
     return 0;
-}
-
-/* Mover.propose with free = every figure and no errands: a changed copy of plan in out. */
-static void propose(const Search *s, Mix *m, const Rows plan, Rows out) {
-    memcpy(out, plan, sizeof(Rows));
-    int who = mix_below(m, s->figures);
-    int32_t *row = out[who], buf[SLOTS + 1];
-    int i = mix_below(m, s->turns);
-    (void)mix_random(m); /* the errand roll: the crews' searches make no errands */
-    if (s->doubles && mix_random(m) < 0.15 && join_or_split(s, row, i)) return;
-    double roll = mix_random(m);
-    int two = s->figures > 1;
-    if (roll < 0.40 || (roll >= 0.85 && !two)) {
-        row[i] = random_action(s, m);
-        fix_heroics(row, i);
-    } else if (roll < 0.50) { /* swap two cards */
-        int j = mix_below(m, s->turns);
-        int32_t t = row[i];
-        row[i] = row[j];
-        row[j] = t;
-    } else if (roll < 0.63) { /* shift a card to another slot */
-        int j = mix_below(m, s->turns);
-        int32_t card = row[i];
-        row_pop(row, SLOTS, i);
-        row_insert(row, SLOTS - 1, j, card);
-    } else if (roll < 0.74) { /* a delay: the cards from slot i on one turn later */
-        memcpy(buf, row, SLOTS * sizeof *row);
-        row_insert(buf, SLOTS, i, EMPTY);
-        memcpy(row, buf, SLOTS * sizeof *row);
-    } else if (roll < 0.85) { /* the cards after slot i one turn earlier */
-        row_pop(row, SLOTS, i);
-        row[SLOTS - 1] = EMPTY;
-    } else {
-        int other = mix_below(m, s->figures - 1);
-        if (other >= who) other++;
-        int32_t *row2 = out[other];
-        if (roll < 0.94) { /* exchange one turn's cards */
-            int32_t t = row[i];
-            row[i] = row2[i];
-            row2[i] = t;
-        } else if (roll < 0.97) { /* exchange everything from slot i on */
-            for (int j = i; j < SLOTS; j++) {
-                int32_t t = row[j];
-                row[j] = row2[j];
-                row2[j] = t;
-            }
-        } else { /* the other follows this one up to slot i */
-            memcpy(row2, row, (size_t)(i + 1) * sizeof *row);
-        }
-        fix_heroics(row, i);
-        fix_heroics(row2, i);
-    }
-    if (s->turns < SLOTS)
-        for (int r = 0; r < s->figures; r++)
-            for (int j = s->turns; j < SLOTS; j++) out[r][j] = EMPTY;
 }
 
 /* PlanSearch._keep_fixed: the played slots restored from current. */
@@ -242,64 +166,113 @@ static int same(const Search *s, const Rows a, const Rows b) {
     return 1;
 }
 
-/* PlanSearch.sweep */
-static int64_t sweep(Search *s, Rows current, int64_t value) {
-    int end = s->last_turn < s->turns ? s->last_turn : s->turns;
-    Rows candidate, best_rows;
-    for (int slot = s->first_turn - 1; slot < end; slot++)
-        for (int member = 0; member < s->figures; member++) {
-            int32_t keep = current[member][slot];
-            int found = 0;
-            int64_t best = 0;
-            for (int c = 0; c < s->nalphabet; c++) {
-                int32_t card = s->alphabet[c];
-                if (card == keep) continue;
-                memcpy(candidate, current, sizeof(Rows));
-                candidate[member][slot] = card;
-                fix_heroics(candidate[member], slot);
-                keep_fixed(s, candidate, current);
-                int64_t v = evaluate(s, candidate);
-                if (!found || v > best) {
-                    found = 1;
-                    best = v;
-                    memcpy(best_rows, candidate, sizeof(Rows));
-                }
-            }
-            if (found && best > value) {
-                memcpy(current, best_rows, sizeof(Rows));
-                value = best;
-            }
+/* Neighbour k of a plan into out (localsearch.neighbour): block k / block_size is a crew
+   member and a slot from first_turn on, k % block_size one change there, in this order: each
+   card of the alphabet; a swap with each later slot; a shift to each other slot (the cards
+   between close up); a delay (the cards from the slot on one turn later); a pull (one turn
+   earlier); a join or split of a double action; then per other member an exchange of the
+   slot's cards, an exchange of everything from the slot on, and the other member following
+   this one up to the slot. Returns 0 when k makes no other plan. */
+enum { SWAPS = SLOTS, SHIFTS = SLOTS, EXTRA = 3, WITH = 3 * MAX_ROWS };
+
+static int block_size(const Search *s) { return s->nalphabet + SWAPS + SHIFTS + EXTRA + WITH; }
+
+static int neighbour(const Search *s, const Rows plan, long k, Rows out) {
+    int block = block_size(s), first = s->first_turn - 1;
+    int span = s->turns - first;
+    int within = (int)(k % block);
+    long cell = k / block;
+    int member = (int)(cell / span), slot = first + (int)(cell % span);
+    memcpy(out, plan, sizeof(Rows));
+    int32_t *row = out[member], buf[SLOTS + 1];
+    if (within < s->nalphabet) {
+        int32_t card = s->alphabet[within];
+        if (card == row[slot]) return 0;
+        row[slot] = card;
+        fix_heroics(row, slot);
+        return 1;
+    }
+    within -= s->nalphabet;
+    if (within < SWAPS) {
+        int j = within;
+        if (j <= slot || j >= s->turns || row[j] == row[slot]) return 0;
+        int32_t t = row[j];
+        row[j] = row[slot];
+        row[slot] = t;
+        return 1;
+    }
+    within -= SWAPS;
+    if (within < SHIFTS) { /* the card moves to slot j, the others close up */
+        int j = within;
+        if (j == slot || j < first || j >= s->turns) return 0;
+        int32_t card = row[slot];
+        row_pop(row, SLOTS, slot);
+        row_insert(row, SLOTS - 1, j, card);
+        return memcmp(row, plan[member], SLOTS * sizeof *row) != 0;
+    }
+    within -= SHIFTS;
+    if (within == 2) return s->doubles && join_or_split(s, row, slot);
+    if (within == 0) { /* a delay */
+        memcpy(buf, row, SLOTS * sizeof *row);
+        row_insert(buf, SLOTS, slot, EMPTY);
+        memcpy(row, buf, SLOTS * sizeof *row);
+        if (s->turns < SLOTS) for (int j = s->turns; j < SLOTS; j++) row[j] = EMPTY;
+        return memcmp(row, plan[member], SLOTS * sizeof *row) != 0;
+    }
+    if (within == 1) { /* a pull */
+        row_pop(row, SLOTS, slot);
+        row[SLOTS - 1] = EMPTY;
+        return memcmp(row, plan[member], SLOTS * sizeof *row) != 0;
+    }
+    within -= EXTRA;
+    int other = within / 3, how = within % 3;
+    if (other >= s->figures || other == member) return 0;
+    int32_t *row2 = out[other];
+    if (how == 2) { /* the other follows this one up to the slot */
+        memcpy(row2, row, (size_t)(slot + 1) * sizeof *row);
+        if (!memcmp(row2, plan[other], SLOTS * sizeof *row)) return 0;
+    } else if (!how) {
+        if (row[slot] == row2[slot]) return 0;
+        int32_t t = row[slot];
+        row[slot] = row2[slot];
+        row2[slot] = t;
+    } else {
+        if (other < member) return 0; /* the same exchange as the other's */
+        for (int j = slot; j < SLOTS; j++) {
+            int32_t t = row[j];
+            row[j] = row2[j];
+            row2[j] = t;
         }
-    return value;
+        if (!memcmp(row, plan[member], SLOTS * sizeof *row)) return 0;
+    }
+    fix_heroics(row, slot);
+    fix_heroics(row2, slot);
+    return 1;
 }
 
-/* PlanSearch.climb */
-static int64_t climb(Search *s, Rows current, int64_t value, int rounds, int batch, Mix *m,
-                     Rows *kept) {
-    if (s->first_turn > s->turns || rounds <= 0) return value;
-    const size_t size = sizeof(Rows);
-    for (int round = 0; round < rounds; round++) {
-        int n = 0;
-        for (int b = 0; b < batch; b++) {
-            propose(s, m, (const int32_t (*)[SLOTS])current, kept[n]);
-            keep_fixed(s, kept[n], (const int32_t (*)[SLOTS])current);
-            int seen = same(s, kept[n], (const int32_t (*)[SLOTS])current);
-            for (int k = 0; k < n && !seen; k++) seen = same(s, kept[n], (const int32_t (*)[SLOTS])kept[k]);
-            if (!seen) n++;
-        }
-        int best = -1;
-        int64_t best_value = 0;
-        for (int k = 0; k < n; k++) {
-            int64_t v = evaluate(s, (const int32_t (*)[SLOTS])kept[k]);
-            if (best < 0 || v > best_value) {
-                best = k;
-                best_value = v;
+/* First-improvement descent: the neighbours in turn, from where the last improvement was
+   found, each kept when it rates higher; stops at a plan no neighbour improves (a local
+   optimum) or after `cap` plans rated. */
+static int64_t descend(Search *s, Rows current, int64_t value, long cap) {
+    if (s->first_turn > s->turns) return value;
+    Rows candidate;
+    long size = (long)s->figures * (s->turns - s->first_turn + 1) * block_size(s);
+    long k = 0, since = 0, rated = 0;
+    while (since < size && rated < cap) {
+        if (neighbour(s, (const int32_t (*)[SLOTS])current, k, candidate)) {
+            keep_fixed(s, candidate, (const int32_t (*)[SLOTS])current);
+            if (!same(s, (const int32_t (*)[SLOTS])candidate, (const int32_t (*)[SLOTS])current)) {
+                int64_t v = evaluate(s, (const int32_t (*)[SLOTS])candidate);
+                rated++;
+                if (v > value) {
+                    memcpy(current, candidate, sizeof(Rows));
+                    value = v;
+                    since = 0;
+                }
             }
         }
-        if (best >= 0 && best_value >= value) {
-            memcpy(current, kept[best], size);
-            value = best_value;
-        }
+        since++;
+        k = (k + 1) % size;
     }
     return value;
 }
@@ -310,67 +283,52 @@ static int64_t climb(Search *s, Rows current, int64_t value, int rounds, int bat
    value: [0] the best plan's sum over the seeds of the objective, [1] the plans rated.
    Returns 0, -1 without memory, SEARCH_UNSUPPORTED for what Python must search. */
 int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
-              const int32_t *starts, const int32_t *deal, uint64_t seed, int32_t *best,
-              int64_t *value) {
+              const int32_t *starts, const int32_t *deal, int32_t *best, int64_t *value) {
     Search s;
     memset(&s, 0, sizeof s);
     s.figures = params[P_FIGURES];
     s.first_turn = params[P_FIRST_TURN];
     s.turns = params[P_TURNS];
-    s.last_turn = params[P_LAST_TURN];
     s.nseeds = params[P_NSEEDS];
-    s.heroics = params[P_HEROICS];
     s.doubles = params[P_DOUBLES];
-    s.nheroic = params[P_NHEROIC];
     s.ndouble = params[P_NDOUBLE];
-    s.nweighted = params[P_NWEIGHTED];
     s.nalphabet = params[P_NALPHABET];
-    int nstarts = params[P_NSTARTS], batch = params[P_BATCH];
+    int nstarts = params[P_NSTARTS];
+    long cap = params[P_CAP];
     if (deal || s.figures < 1 || s.figures > MAX_ROWS || s.nseeds < 1 || s.nseeds > MAX_SEEDS ||
-        nstarts < 1 || batch < 1 || batch > MAX_BATCH || s.turns < 1 || s.turns > SLOTS ||
-        s.nheroic > MAX_TABLE || s.ndouble > MAX_TABLE || s.nweighted < 1 ||
-        s.nweighted > MAX_TABLE || s.nalphabet > MAX_TABLE || (s.heroics && s.nheroic < 1) ||
+        nstarts < 1 || s.turns < 1 || s.turns > SLOTS || s.first_turn < 1 ||
+        s.ndouble > MAX_TABLE || s.nalphabet < 1 || s.nalphabet > MAX_TABLE ||
         (s.doubles && s.ndouble < 1))
         return SEARCH_UNSUPPORTED;
-    const int32_t *table = params + P_TABLES;
-    s.heroic = table;
-    s.dbl = s.heroic + s.nheroic;
-    s.weighted = s.dbl + s.ndouble;
-    s.alphabet = s.weighted + s.nweighted;
+    s.dbl = params + P_TABLES;
+    s.alphabet = s.dbl + s.ndouble;
     s.setup = setup;
     s.game = sa_game_new();
     s.mt = malloc(sizeof *s.mt * (size_t)s.nseeds);
-    Rows *kept = malloc(sizeof(Rows) * (size_t)batch);
-    if (!s.game || !s.mt || !kept) {
+    if (!s.game || !s.mt) {
         sa_game_free(s.game);
         free(s.mt);
-        free(kept);
         return -1;
     }
     for (int k = 0; k < s.nseeds; k++) {
         sa_seed(s.mt[k], keys);
         keys += 1 + keys[0];
     }
-    Rows current;
-    int64_t current_value = 0;
-    for (int i = 0; i < nstarts; i++) { /* best_start */
-        Rows start;
+    Rows found, work;
+    int64_t found_value = 0;
+    for (int i = 0; i < nstarts; i++) {
         for (int r = 0; r < s.figures; r++)
-            memcpy(start[r], starts + (size_t)(i * s.figures + r) * SLOTS, SLOTS * sizeof(int32_t));
-        int64_t v = evaluate(&s, (const int32_t (*)[SLOTS])start);
-        if (i == 0 || v > current_value) {
-            memcpy(current, start, sizeof(Rows));
-            current_value = v;
+            memcpy(work[r], starts + (size_t)(i * s.figures + r) * SLOTS, SLOTS * sizeof(int32_t));
+        int64_t v = descend(&s, work, evaluate(&s, (const int32_t (*)[SLOTS])work), cap);
+        if (i == 0 || v > found_value) {
+            memcpy(found, work, sizeof(Rows));
+            found_value = v;
         }
     }
-    for (int k = 0; k < params[P_SWEEPS]; k++) current_value = sweep(&s, current, current_value);
-    Mix m = {seed};
-    int64_t climbed = climb(&s, current, current_value, params[P_ROUNDS], batch, &m, kept);
     sa_game_free(s.game);
     free(s.mt);
-    free(kept);
-    for (int r = 0; r < s.figures; r++) memcpy(best + SLOTS * r, current[r], SLOTS * sizeof *best);
-    value[0] = climbed;
+    for (int r = 0; r < s.figures; r++) memcpy(best + SLOTS * r, found[r], SLOTS * sizeof *best);
+    value[0] = found_value;
     value[1] = s.evaluations;
     return 0;
 }
