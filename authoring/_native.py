@@ -15,9 +15,11 @@ self-check modules and the two mission modules they run (timeline, heard) are co
 and up to date (1.4x fewer CPU seconds a mission, the same bytes: tests/generate/
 test_native_generator.py compares both on every profile).
 
-The C engine core (``c_target``): ``authoring/engine/c/core.c``, a port of the game loop in
-C11, is compiled by the same command with gcc into ``authoring/_engine_c/`` (a shared library
-loaded with ctypes by ``authoring/engine/ccore.py``); it needs no Python headers and no mypyc.
+The C engine core (``c_target``): every C source of ``authoring/engine/c/`` (``core.c``, a
+port of the game loop in C11; ``hands.c``, the action-card projection) is compiled by the same
+command with gcc into one shared library in ``authoring/_engine_c/``, loaded with ctypes by
+``authoring/engine/ccore.py`` and ``authoring/engine/chands.py``; it needs no Python headers
+and no mypyc.
 
 This module only looks at files (no engine import), so ``spacealert --version`` can tell which
 core runs without loading either. ``.ci/setup`` runs the build.
@@ -41,21 +43,11 @@ STAMP = os.path.join(NATIVE_DIR, "build.txt")
 BUILD_COMMAND = "python -m authoring._native build"
 ABI = EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
-# The C core: one C11 source, one shared library (ctypes loads it; no Python headers needed).
+# The C core: the C11 sources of one folder, one shared library (ctypes loads it; no Python
+# headers needed).
 C_NAME = "_engine_c"
 C_DIR = os.path.join(PACKAGE_DIR, C_NAME)
 C_SOURCE_DIR = os.path.join(ENGINE_DIR, "c")
-C_SOURCE = os.path.join(C_SOURCE_DIR, "core.c")
-
-
-def c_sources() -> list[str]:
-    """The C files compiled into the C core's library (the engine, the plan search, ...) and
-    the headers they share, by name: every ``authoring/engine/c/*.c`` and ``*.h``."""
-    try:
-        names = os.listdir(C_SOURCE_DIR)
-    except OSError:
-        return []
-    return sorted(n for n in names if n.endswith((".c", ".h")))
 C_LIBRARY_NAME = "libspacealert_core.so"
 # -O2 as the issue asks; no -march=native, so that a build is the same on every x86-64 machine.
 C_FLAGS = ("-std=c11", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra")
@@ -135,20 +127,27 @@ def status(target: Target | None = None) -> str | None:
     return None
 
 
-def c_digest(source: str | None = None) -> str:
-    """Returns a checksum of the C core's sources (``source``: that one file alone) and the
-    compiler flags: a change to any of them makes the library stale."""
-    paths = [source] if source else [os.path.join(C_SOURCE_DIR, n) for n in c_sources()]
-    checksum = zlib.crc32(" ".join(C_FLAGS).encode() + b"\0")
+def c_sources() -> list[str]:
+    """Returns the names of the C core's sources (every ``.c`` of ``C_SOURCE_DIR``), sorted."""
     try:
-        for path in paths:
-            with open(path, "rb") as code:
-                checksum = zlib.crc32(os.path.basename(path).encode() + b"\0" + code.read(),
-                                      checksum)
+        return sorted(name for name in os.listdir(C_SOURCE_DIR) if name.endswith(".c"))
     except OSError:
+        return []
+
+
+def c_digest() -> str:
+    """Returns a checksum of the compiler flags and of every C source and header of the C
+    core, names and contents (a change to any makes the library stale)."""
+    try:
+        names = sorted(name for name in os.listdir(C_SOURCE_DIR) if name.endswith((".c", ".h")))
+    except OSError:
+        names = []
+    if not c_sources():
         return "no source"
-    if not paths:
-        return "no source"
+    checksum = zlib.crc32(" ".join(C_FLAGS).encode() + b"\0")
+    for name in names:
+        with open(os.path.join(C_SOURCE_DIR, name), "rb") as code:
+            checksum = zlib.crc32(name.encode() + b"\0" + code.read() + b"\0", checksum)
     return f"{checksum:08x}"
 
 
@@ -288,7 +287,7 @@ def build(*, quiet: bool = False) -> int:
 
 
 def build_c(compiler: str, *, quiet: bool = False) -> int:
-    """Compiles ``authoring/engine/c/*.c`` into the C core's library; returns 0 or 70."""
+    """Compiles every ``authoring/engine/c/*.c`` into the C core's library; returns 0 or 70."""
     import subprocess
 
     if c_status() is None:
@@ -300,12 +299,10 @@ def build_c(compiler: str, *, quiet: bool = False) -> int:
     if os.path.exists(stamp):
         os.unlink(stamp)
     partial = c_library() + ".part"
-    # Run in the source's folder with a relative name: no absolute path ends up in the
-    # library, so the same source gives the same bytes wherever the checkout lives.
-    units = [name for name in c_sources() if name.endswith(".c")]
-    done = subprocess.run([compiler, *C_FLAGS, "-o", partial, *units],
-                          cwd=os.path.dirname(C_SOURCE), capture_output=True, text=True,
-                          check=False)
+    # Run in the sources' folder with relative names: no absolute path ends up in the
+    # library, so the same sources give the same bytes wherever the checkout lives.
+    done = subprocess.run([compiler, *C_FLAGS, "-o", partial, *c_sources()],
+                          cwd=C_SOURCE_DIR, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         if os.path.exists(partial):
             os.unlink(partial)

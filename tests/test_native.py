@@ -7,6 +7,7 @@ tests/engine/test_differential.py.
 
 from __future__ import annotations
 
+import ctypes
 import shutil
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def _fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(_native, "NATIVE_DIR", str(tmp_path / "native"))
     monkeypatch.setattr(_native, "STAMP", str(tmp_path / "native" / "build.txt"))
     monkeypatch.setattr(_native, "C_DIR", str(tmp_path / "c-core"))
-    monkeypatch.setattr(_native, "C_SOURCE", str(engine / "c" / "core.c"))
+    monkeypatch.setattr(_native, "C_SOURCE_DIR", str(engine / "c"))
     return engine
 
 
@@ -109,10 +110,14 @@ def test_the_c_core_builds_the_same_bytes_and_goes_stale_with_its_source(
         pytest.skip("no C compiler")
     engine = _fake_package(tmp_path, monkeypatch)
     (engine / "c").mkdir()
-    shutil.copyfile(Path(_native.PACKAGE_DIR) / "engine" / "c" / "core.c", engine / "c" / "core.c")
+    sources = Path(_native.PACKAGE_DIR) / "engine" / "c"
+    for name in ("core.c", "hands.c", "hands.h"):
+        shutil.copyfile(sources / name, engine / "c" / name)
     assert _native.c_status() == "not built"
     assert _native.build_c(compiler) == 0
     assert _native.c_status() is None
+    library = ctypes.CDLL(_native.c_library())  # every source is in the one library
+    assert library.sa_abi() > 0 and library.sa_hands_abi() > 0
     assert _native.describe().startswith("engine core: c (C library, gcc); mypyc core not built")
     first = Path(_native.c_library()).read_bytes()
     assert _native.build_c(compiler) == 0  # up to date: nothing to do
@@ -121,6 +126,12 @@ def test_the_c_core_builds_the_same_bytes_and_goes_stale_with_its_source(
     assert _native.c_status() == "incomplete build"
     assert _native.build_c(compiler) == 0
     assert Path(_native.c_library()).read_bytes() == first  # deterministic
+    for name in ("hands.h", "hands.c"):  # any source or header, not only core.c
+        original = (engine / "c" / name).read_bytes()
+        (engine / "c" / name).write_bytes(original + b"\n")
+        assert _native.c_status() == "out of date"
+        (engine / "c" / name).write_bytes(original)
+        assert _native.c_status() is None
     (engine / "c" / "core.c").write_text("int broken(void) { return }\n", encoding="utf-8")
     assert _native.c_status() == "out of date"
     assert _native.build_c(compiler) == 70

@@ -5,11 +5,13 @@ own sources; the C core (``ccore.py``, ``c/core.c``, built by the same command w
 port of the game loop to C driven through ctypes. All three share the ``Setup``, ``Plan`` and
 ``Result`` types, so one game can be handed to any core; the differential test
 (tests/engine/test_differential.py) plays the same games through each. ``resolve_batch``
-picks the fastest available: c, then native, then python.
+picks the fastest available: c, then native, then python. The action-card projection has
+the same three builds (``hands_module``, ``hands_projection``).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -17,7 +19,7 @@ from types import ModuleType
 from typing import Protocol
 
 from authoring._native import NATIVE_NAME, c_status, status
-from authoring.engine import ccore, game
+from authoring.engine import ccore, chands, game
 from authoring.engine.log import Result
 from authoring.engine.plan import Plan
 from authoring.engine.setup import Setup
@@ -108,3 +110,14 @@ def hands_module() -> ModuleType:
     projection of a game from the one module this returns, so that its objects meet their own
     classes."""
     return module(NATIVE if _native_game() is not None else PYTHON, "hands")
+
+
+def hands_projection() -> chands.ProjectCodes:
+    """Returns the fastest ``project_codes`` (``hands.project_codes``'s signature): the C
+    projection when the library is built (``chands.project_codes``, the same results:
+    tests/engine/test_hands_c.py compares it with the reference), falling back to
+    ``hands_module()``'s for what the C side refuses; else ``hands_module()``'s own."""
+    fallback = hands_module().project_codes
+    if not chands.available():
+        return fallback  # type: ignore[no-any-return]
+    return functools.partial(chands.project_codes, fallback=fallback)

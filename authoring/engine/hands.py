@@ -30,11 +30,17 @@ order can refuse a plan only a rerouting of gifts would fit; ``check`` then deci
 branching over the half each giver gives (past 64 branches a plan counts as unplayable: an
 unplayable plan is never let through).
 
+**Canonical.** The network of a deal is built whole, once, in one documented order
+(``_Network``), and every choice the searches make follows that order (the givers over
+budget sorted, the halves branched on sorted): a projection is a function of the hands and
+the plan alone, whatever was projected on the same hands before. ``authoring/engine/c/
+hands.c`` ports the same algorithm to C (``chands.py`` drives it; tests/engine/
+test_hands_c.py compares the two on many random plans).
+
 **Speed.** A search projects thousands of plans that differ from each other in a few cards.
-The network of a deal is built once and grows only when a plan needs a slot group or gift it
-lacks; while it does not grow, a plan sharing its first turns with one laid before resumes
-from that plan's state after those turns (``_greedy_by_turn``): the same searches would have
-found the same paths, so the result is the one laying it from turn 1 gives (a test checks this).
+A plan sharing its first turns with one laid before on the same network resumes from that
+plan's state after those turns (``_greedy_by_turn``): the same searches would find the same
+paths, so the result is the one laying it from turn 1 gives (a test checks this).
 
 **Projection choice.** A slot with no card becomes a blank, not another card: a blank does
 nothing (docs/rules.md §8), while a substitute would act on the ship in a way nobody planned.
@@ -313,14 +319,31 @@ HALVES: Final = ("r", "b", "l", "A", "B", "C", "R")
 
 
 class _Network:
-    """The flow network of one deal, shared by every ``Matcher`` of it and grown on demand.
+    """The flow network of one deal, shared by every ``Matcher`` of it, built whole at once.
 
     Node 0 is the sink. A card group (holder, card, moment) drains into the sink with its
-    count; a slot group (row key, phase, half) reaches the card groups it may use, and for a
-    player the gift nodes of the other players' transfers; a gift is a capacity-1 edge from
-    its inlet to its outlet, which reaches the giver's cards held before the transfer. Slot
-    groups and gifts are built the first time a plan needs them (most are never needed); new
-    edges only join new nodes to the card groups, so flows already found stay valid.
+    count; a slot group (row key, phase, half) reaches the card groups it may use, and a
+    player's slot group also the gift nodes of the other players' transfers; a gift
+    (giver, transfer, half) is a capacity-1 edge from its inlet to its outlet, which reaches
+    the giver's cards held before the transfer.
+
+    The network is a function of the hands alone, built in one fixed order, because the
+    breadth-first search meets a node's edges in the order they were made (and, when gifts
+    compete, that order decides which slot a projection blanks): so a plan projects the same
+    whatever was projected before. The order (``authoring/engine/c/hands.c`` builds the same
+    network, node for node and edge for edge):
+
+    1. the card groups in the order their first card is held (holder by holder, each
+       player's cards as dealt), each with its edge into the sink;
+    2. the slot groups, row key by row key (the player seats, then -1 for the androids when
+       the crew has any), within it phase 1-3, within it the halves in ``HALVES`` order, each
+       with its edges to the card groups in the order of 1;
+    3. the gifts, giver by giver, within it transfer by transfer (time order), within it the
+       halves in ``HALVES`` order: the inlet, the outlet, the capacity-1 edge, then the
+       outlet's edges to the giver's card groups in the order of 1;
+    4. the players' slot groups' edges to the gift inlets, slot group by slot group in the
+       order of 2, within it transfer by transfer, within it giver by giver (nobody gives to
+       an android: its players play for it).
     """
 
     def __init__(self, hands: Hands) -> None:
@@ -328,85 +351,55 @@ class _Network:
         self.cap: list[int] = []
         self.is_gift = bytearray()  # per edge: 1 for a gift's capacity-1 edge (a fast test)
         self.adj: list[list[int]] = [[]]
-        self.moments = hands.moments
-        self.givers = len(hands.held)
+        moments = hands.moments
+        givers = len(hands.held)
         counts: dict[tuple[int, Card, int], int] = {}
         for holder, cards in enumerate(hands.held):
             for card, when in cards:
                 counts[holder, card, when] = counts.get((holder, card, when), 0) + 1
         self.drain: dict[int, int] = {}  # card group -> its edge into the sink
         # per half: the card groups (holder, moment, node) whose cards have it
-        self.by_half: dict[str, list[tuple[int, int, int]]] = {half: [] for half in HALVES}
+        by_half: dict[str, list[tuple[int, int, int]]] = {half: [] for half in HALVES}
         for (holder, card, when), count in counts.items():
             node = self._node()
             self.drain[node] = self._edge(node, _SINK, count)
             for half in card.halves:
-                self.by_half[half].append((holder, when, node))
+                by_half[half].append((holder, when, node))
+        # the row keys a Matcher gives its crew: the player seats, -1 for any android
+        keys = list(range(len(hands.players)))
+        keys += [-1] if len(keys) < len(hands.labels) else []
         self.slots: dict[tuple[int, int, str], int] = {}
+        for key in keys:
+            for phase in range(1, PHASES + 1):
+                for half in HALVES:
+                    node = self.slots[key, phase, half] = self._node()
+                    for holder, when, group in by_half[half]:
+                        if moments[when].phase <= phase and key in (holder, -1):
+                            self._edge(node, group, _INF)
+        transfers = [when for when, m in enumerate(moments) if m.kind == DATA_TRANSFER]
         self.gifts: dict[tuple[int, int, str], int] = {}   # -> the gift's capacity-1 edge
         self.gift_key: dict[int, tuple[int, int]] = {}     # that edge -> (giver, moment)
-        self.transfers = [when for when, m in enumerate(self.moments)
-                          if m.kind == DATA_TRANSFER]
-        self.with_gifts: set[int] = set()  # slot groups whose gift edges are built
+        for giver in range(givers):
+            for when in transfers:
+                for half in HALVES:
+                    inlet, outlet = self._node(), self._node()
+                    edge = self._edge(inlet, outlet, 1)
+                    self.gifts[giver, when, half] = edge
+                    self.gift_key[edge] = (giver, when)
+                    self.is_gift[edge] = 1
+                    for holder, arrived, group in by_half[half]:
+                        if holder == giver and arrived < when:
+                            self._edge(outlet, group, _INF)
+        for (key, phase, half), node in self.slots.items():
+            if key < 0:
+                continue
+            for when in transfers:
+                if moments[when].phase <= phase:
+                    for giver in range(givers):
+                        if giver != key:
+                            self._edge(node, self.to[self.gifts[giver, when, half] ^ 1],
+                                       _INF)
         self.laid: list[_Laid] = []  # recent plans laid on this network (``_greedy_by_turn``)
-        self.gifted = 0  # slot groups (in the order made) that ``gift_all`` has seen
-
-    def slot(self, key: int, phase: int, half: str) -> int:
-        """The slot group of a row key (a player seat, -1 any android), phase and half."""
-        node = self.slots.get((key, phase, half))
-        if node is not None:
-            return node
-        node = self._node()
-        self.slots[key, phase, half] = node
-        moments = self.moments
-        for holder, when, group in self.by_half[half]:
-            if moments[when].phase <= phase and key in (holder, -1):
-                self._edge(node, group, _INF)
-        if key < 0 or not self.transfers:
-            self.with_gifts.add(node)  # nobody gives to an android: its players play for it
-        return node
-
-    def add_gifts(self, key: int, phase: int, half: str) -> None:
-        """Lets a player's slot group take cards other players give in transfers.
-
-        Built only when a slot finds no card of its own: most never need a gift, and the
-        gift nodes cost more to build than the search that uses them.
-        """
-        node = self.slot(key, phase, half)
-        if node in self.with_gifts:
-            return
-        self.with_gifts.add(node)
-        for when in self.transfers:
-            if self.moments[when].phase <= phase:
-                for giver in range(self.givers):
-                    if giver != key:
-                        self._edge(node, self._inlet(giver, when, half), _INF)
-
-    def gift_all(self) -> None:
-        """Builds the gifts of every slot group made so far (a complete search needs them).
-
-        Slot groups are only ever added, so each is seen once, in the order it was made.
-        """
-        keys = self.slots
-        if self.gifted == len(keys):
-            return
-        for key in list(keys)[self.gifted:]:
-            self.add_gifts(*key)
-        self.gifted = len(keys)
-
-    def _inlet(self, giver: int, when: int, half: str) -> int:
-        edge = self.gifts.get((giver, when, half))
-        if edge is not None:
-            return self.to[edge ^ 1]
-        inlet, outlet = self._node(), self._node()
-        edge = self._edge(inlet, outlet, 1)
-        self.gifts[giver, when, half] = edge
-        self.gift_key[edge] = (giver, when)
-        self.is_gift[edge] = 1
-        for holder, arrived, group in self.by_half[half]:
-            if holder == giver and arrived < when:
-                self._edge(outlet, group, _INF)
-        return inlet
 
     def _node(self) -> int:
         self.adj.append([])
@@ -450,14 +443,13 @@ class Matcher:
         # the row key of a crew member: its player seat, or -1 for any android (pooled)
         self.row_key = [seat.get(label, -1) for label in labels]
         self.network = network = _network(hands)
-        self.to, self.adj = network.to, network.adj  # shared; they only grow
+        self.to, self.adj, self.slots = network.to, network.adj, network.slots  # shared
         self.drain = network.drain
         self.gifts, self.gift_key = network.gifts, network.gift_key
         self.cap = list(network.cap)
         self.budget: dict[tuple[int, int], int] = {}       # gifts in use per giver, moment
         self.heroic_used = [False] * len(self.labels)
         self.forbid: dict[tuple[int, int], str] = {}       # exact check: the one half given
-        self.every_gift = False  # build every slot group's gifts before a search (complete)
         self.refused_gift = False  # a search met a giver's second gift in one transfer
         #: what the kept slots changed, in order: a path's edges, or a member's heroic card
         self.log: list[list[int] | int] = []
@@ -474,11 +466,6 @@ class Matcher:
             self.refused_gift = True
             return True
         return False
-
-    def _sync(self) -> None:
-        """Catches up with edges the shared network grew (here or for another matcher)."""
-        if len(self.cap) < len(self.to):
-            self.cap.extend(self.network.cap[len(self.cap):])
 
     def _path(self, start: int, budgeted: bool) -> list[int] | None:
         """Finds a residual path from a slot group to the sink (breadth first)."""
@@ -533,15 +520,8 @@ class Matcher:
                 self.heroic_used[member] = True
                 self.log.append(member)
             return fits
-        key, phase = self.row_key[member], TURN_PHASE[turn] + 1
-        network = self.network
-        node = network.slots.get((key, phase, half))
-        if node is None:
-            node = network.slot(key, phase, half)
-        cap = self.cap
-        if len(cap) < len(self.to):
-            self._sync()
-        to, drain = self.to, self.drain
+        node = self.slots[self.row_key[member], TURN_PHASE[turn] + 1, half]
+        cap, to, drain = self.cap, self.to, self.drain
         # a free card of the slot's own: the common case needs no search, and a table plays
         # its own cards before asking for a gift
         for edge in self.adj[node]:
@@ -554,10 +534,6 @@ class Matcher:
                     cap[out ^ 1] += 1
                     self.log.append([edge, out])
                 return True
-        if self.every_gift:  # a complete search: any slot group may reroute through gifts
-            network.gift_all()
-        network.add_gifts(key, phase, half)
-        self._sync()
         path = self._path(node, budgeted)
         if path is None:
             return False
@@ -581,7 +557,8 @@ class Matcher:
         for (giver, when, half), edge in self.gifts.items():
             if self.cap[edge] == 0:
                 used.setdefault((giver, when), set()).add(half)
-        return [key for key, halves in used.items() if len(halves) > 1]
+        # sorted: the exact check branches on the first, whatever order the gifts were used in
+        return sorted(key for key, halves in used.items() if len(halves) > 1)
 
 
 def _slots(crew: Sequence[CrewPlan], first: Collection[int] = (),
@@ -610,7 +587,6 @@ def _greedy(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
     exact check: even unlimited gifts leave it without a card.
     """
     matcher = Matcher(hands, [row.label for row in crew])
-    matcher.every_gift = True
     if not (first or prefer):
         return _greedy_by_turn(matcher, crew)
     missed: list[tuple[int, int, Action]] = []
@@ -628,12 +604,10 @@ class _Laid:
     """A plan played turn by turn: enough to resume another plan with the same first turns.
 
     ``marks[t]`` is (log length, missed count, refusal seen) once turns 1 … t+1 are laid;
-    ``first_refused`` whether a refusal came before the first missed slot. Valid while the
-    network has ``size`` edges: it did not grow while the plan was laid, so laying the same
-    first turns again would take the very same paths.
+    ``first_refused`` whether a refusal came before the first missed slot. The network
+    never changes, so laying the same first turns again would take the very same paths.
     """
 
-    size: int
     columns: list[tuple[Action, ...]]
     log: list[list[int] | int]
     missed: list[tuple[int, int, Action]]
@@ -654,10 +628,7 @@ def _greedy_by_turn(matcher: Matcher, crew: Sequence[CrewPlan]
     turns = max((len(row.actions) for row in crew), default=0)
     columns = [tuple(row.actions[t] if t < len(row.actions) else BLANK_ACTION for row in crew)
                for t in range(turns)]
-    size = len(network.to)
     laid = network.laid
-    if laid and laid[-1].size != size:
-        laid.clear()  # the network grew since: another path may now be found
     resume, base = 0, None
     for record in laid:
         limit = min(len(record.marks), turns)
@@ -684,10 +655,9 @@ def _greedy_by_turn(matcher: Matcher, crew: Sequence[CrewPlan]
                     first_refused = matcher.refused_gift
                 missed.append((member, turn, action))
         marks.append((len(matcher.log), len(missed), matcher.refused_gift))
-    if len(network.to) == size:
-        if len(laid) >= _LAID_KEPT:
-            del laid[0]
-        laid.append(_Laid(size, columns, matcher.log, missed, marks, first_refused))
+    if len(laid) >= _LAID_KEPT:
+        del laid[0]
+    laid.append(_Laid(columns, matcher.log, missed, marks, first_refused))
     return list(missed), first_refused if missed else matcher.refused_gift
 
 
@@ -699,7 +669,6 @@ def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int],
         return False
     matcher = Matcher(hands, [row.label for row in crew])
     matcher.forbid = dict(forbid)
-    matcher.every_gift = True
     for slot in _slots(crew):
         if not matcher.place(*slot, budgeted=False):
             return False  # even unlimited gifts (within the restrictions) do not fit

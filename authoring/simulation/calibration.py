@@ -66,7 +66,8 @@ VARIANTS: dict[str, dict[str, Any]] = {"hands": {}, "free": {"hands": False},
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: Engine modules that do not take part in a game's resolution (other cores, evaluators).
-_NOT_RULES = frozenset({"cores.py", "ccore.py", "evaluator.py", "exact.py", "estimate.py"})
+_NOT_RULES = frozenset({"cores.py", "ccore.py", "chands.py", "evaluator.py", "exact.py",
+                        "estimate.py"})
 
 
 @cache

@@ -17,10 +17,10 @@ import functools
 import random
 from collections.abc import Sequence
 
-from authoring.engine.cores import hands_module
+from authoring.engine.cores import hands_module, hands_projection
 from authoring.engine.hands import Hands, mission_events
 from authoring.engine.levels import get_level
-from authoring.engine.plan import BLANK_ACTION, Action, CrewPlan, parse_action
+from authoring.engine.plan import decode, encode, parse_action
 from authoring.engine.setup import DOUBLE_ACTION_PROFILES
 from authoring.errors import InvalidInputError
 from authoring.mission.model import Mission
@@ -59,20 +59,22 @@ def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> 
 def playable_for(hands: Hands) -> Playable:
     """Returns the phase-by-phase projection onto ``hands`` (``horizon.Playable``): the
     turns ``first`` … ``last`` of the rows become cards the crew can still lay after the
-    earlier turns, which stay as they are (the projection keeps the earliest cards)."""
+    earlier turns, which stay as they are (the projection keeps the earliest cards).
 
-    project = hands_module().project  # the module that dealt them (``deal_for``)
+    Projects the encoded rows with the fastest projection (``cores.hands_projection``: the
+    C one when built, the same results as ``hands_module().project``)."""
+
+    project = hands_projection()  # falls back to the module that dealt them (``deal_for``)
 
     def playable(rows: Sequence[Sequence[str]], first: int, last: int) -> list[list[str]]:
-        crew = tuple(CrewPlan(label, _actions(tuple(row), last))
-                     for label, row in zip(hands.labels, rows, strict=True))
-        projected = project(hands, crew)
+        codes = [list(_codes(tuple(row), last)) for row in rows]
+        projected = project(hands, codes)
         out = [list(row) for row in rows]
-        if projected is crew:  # playable: unchanged
+        if projected == codes:  # playable: unchanged
             return out
         for member, row in enumerate(projected):
             for turn in range(first, last + 1):
-                out[member][turn - 1] = row.actions[turn - 1].token()
+                out[member][turn - 1] = token_of(row[turn - 1])
         return out
 
     return playable
@@ -82,8 +84,15 @@ def playable_for(hands: Hands) -> Playable:
 action_of = functools.cache(parse_action)
 
 
+
+@functools.cache
+def token_of(code: int) -> str:
+    """The token of an encoded slot, as ``Action.token`` writes it."""
+    return decode(code).token()
+
+
 @functools.lru_cache(maxsize=1 << 14)
-def _actions(row: tuple[str, ...], last: int) -> tuple[Action, ...]:
-    """A row's actions up to turn ``last`` (then blanks): a search's plans share most rows."""
-    return tuple(action_of(token) if turn <= last else BLANK_ACTION
+def _codes(row: tuple[str, ...], last: int) -> tuple[int, ...]:
+    """A row's codes up to turn ``last`` (then blanks): a search's plans share most rows."""
+    return tuple(encode(action_of(token)) if turn <= last else 0
                  for turn, token in enumerate(row, 1))

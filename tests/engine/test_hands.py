@@ -381,6 +381,35 @@ def test_a_plan_resumed_from_a_neighbours_first_turns_projects_as_laid_afresh(
         assert playable(hands, crew) == playable(again, crew)
 
 
+def test_a_projection_does_not_depend_on_what_was_projected_before() -> None:
+    # On these hands the lazily grown network of the old code blanked P4's turn 2 (or kept
+    # it) depending on whether `before` had been projected first.
+    events = [(1, DATA_TRANSFER), (2, INCOMING_DATA), (2, DATA_TRANSFER), (3, INCOMING_DATA)]
+    labels = ["P1", "P2", "P3", "P4", "P5"]
+    before = [[0, 5, 0, 0, 4, 7, 6, 6, 1, 37, 0, 0], [0, 4, 2, 0, 2, 0, 2, 0, 0, 7, 0, 0],
+              [4, 0, 4, 0, 2, 1, 6, 0, 4, 37, 36, 0], [2, 7, 37, 5, 4, 3, 5, 0, 0, 1, 5, 0],
+              [3, 3, 0, 0, 536, 0, 0, 3, 23, 0, 792, 0]]
+    plan = [[0, 5, 0, 0, 4, 7, 6, 6, 1, 37, 0, 0], [5, 4, 2, 0, 2, 0, 6, 0, 0, 7, 0, 0],
+            [4, 0, 4, 0, 2, 1, 6, 0, 4, 37, 36, 0], [2, 7, 37, 5, 4, 3, 5, 0, 0, 1, 5, 0],
+            [3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]
+    fresh = deal(labels, events, random.Random(1003), heroics=False)
+    alone = project_codes(fresh, plan)
+    used = deal(labels, events, random.Random(1003), heroics=False)
+    project_codes(used, before)
+    assert project_codes(used, plan) == alone
+
+
+@settings(max_examples=100, deadline=None)
+@given(neighbourhoods())
+def test_a_walk_of_projections_projects_as_each_plan_alone(
+        walk: tuple[Hands, list[tuple[CrewPlan, ...]]]) -> None:
+    import dataclasses
+
+    hands, plans = walk
+    for crew in plans:  # one network for the whole walk, a new one for each plan alone
+        assert project(hands, crew) == project(dataclasses.replace(hands), crew)
+
+
 def _native_hands():  # type: ignore[no-untyped-def]
     from authoring.engine.cores import NATIVE, available, module
 
