@@ -604,12 +604,14 @@ SEARCH_UNSUPPORTED = -2
 
 
 def plan_search(setup: Setup, params: Sequence[int], seeds: Sequence[int],
-                starts: Sequence[Sequence[Sequence[int]]]
+                starts: Sequence[Sequence[Sequence[int]]], deal: Any = None
                 ) -> tuple[list[list[int]], int, int] | None:
     """Runs search.c's plan search (``authoring/simulation/localsearch.py`` says what it
     does; ``params`` are its parameter words); returns the best rows, their value (the sum of
     the objective over ``seeds``) and the number of plans rated, or None when the C core is
-    not built, cannot play the setup's cards, or leaves this search to Python."""
+    not built, cannot play the setup's cards, or leaves this search to Python. ``deal``: the
+    dealt hands' C deal (``chands.deal_of``), every plan projected onto them; None: free
+    play."""
     lib = _library()
     if lib is None:
         return None
@@ -625,7 +627,7 @@ def plan_search(setup: Setup, params: Sequence[int], seeds: Sequence[int],
     best = _ZERO_INT * (12 * max(figures, 1))
     value = array("q", (0, 0))
     done = lib.search(words.buffer_info()[0], code.address, keys.buffer_info()[0],
-                      plans.buffer_info()[0], None, best.buffer_info()[0],
+                      plans.buffer_info()[0], deal, best.buffer_info()[0],
                       value.buffer_info()[0])
     if done == SEARCH_UNSUPPORTED:
         return None

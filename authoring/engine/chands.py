@@ -142,3 +142,10 @@ def project_codes(hands: Hands, rows: Sequence[Sequence[int]], first: Collection
     if projected is not None:
         return projected
     return (fallback or reference.project_codes)(hands, rows, first, prefer)
+
+
+def deal_of(hands: Hands) -> ctypes.Array[ctypes.c_char] | None:
+    """Returns the hands' C deal (hands.h ``Deal``) for another C routine of the library (the
+    crews' plan search), None when the library is missing or refuses the hands."""
+    library = _library()
+    return None if library is None else _deal(library, hands)

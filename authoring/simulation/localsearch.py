@@ -34,7 +34,7 @@ import functools
 import random
 from collections.abc import Sequence
 
-from authoring.engine import ccore
+from authoring.engine import ccore, chands
 from authoring.engine.cores import resolve_batch
 from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
@@ -288,13 +288,20 @@ class PlanSearch:
         return current, value
 
     def _native(self, candidates: Sequence[Rows], cap: int) -> Rows | None:
-        if self.playable is not None:  # the projection onto dealt hands is not in C yet
-            return None
+        deal = None
+        if self.playable is not None:
+            # the C search projects onto the hands themselves: the crews' ``playable`` is
+            # ``dealing.playable_for(hands)``, the projection the reference applies here
+            if self.hands is None:
+                return None
+            deal = chands.deal_of(self.hands)
+            if deal is None:
+                return None
         cards = alphabet(self.heroics, self.doubles)
         params = [self.figures, self.first_turn, self.turns, cap, len(self.seeds),
                   len(candidates), int(self.doubles), len(DOUBLES), len(cards),
                   *DOUBLES, *cards]
-        found = ccore.plan_search(self.setup, params, self.seeds, candidates)
+        found = ccore.plan_search(self.setup, params, self.seeds, candidates, deal)
         if found is None:
             return None
         rows, self.value, evaluations = found

@@ -18,14 +18,16 @@
  * the alphabet) come from Python in the parameters: the plan encoding has one source,
  * authoring/engine/plan.py.
  *
- * The projection onto dealt hands is not here yet: a call with hands returns
- * SEARCH_UNSUPPORTED and the caller searches in Python.
+ * With dealt hands every plan is projected onto them before it is resolved (hands.h
+ * deal_project, as PlanSearch._playable does with hands.project_codes); the search keeps the
+ * plan as proposed, as the reference does.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
+#include "hands.h"
 
 #define SLOTS 12
 #define MAX_ROWS 6
@@ -54,6 +56,8 @@ typedef struct {
     const int32_t *dbl, *alphabet;
     int ndouble, nalphabet;
     const int32_t *setup;
+    const Deal *deal; /* NULL: free play */
+    int refused;      /* deal_project refused a plan: the caller searches in Python */
     uint32_t (*mt)[624];
     SaGame *game;
     int32_t plan[1 + MAX_ROWS * SLOTS + 3];
@@ -149,6 +153,8 @@ static int64_t evaluate(Search *s, const Rows rows) {
     int32_t *plan = s->plan, out[OUT_WORDS];
     plan[0] = s->figures;
     for (int r = 0; r < s->figures; r++) memcpy(plan + 1 + SLOTS * r, rows[r], SLOTS * sizeof *plan);
+    if (s->deal && deal_project(s->deal, (int32_t (*)[SLOTS])(plan + 1), s->figures) < 0)
+        s->refused = 1;
     int32_t *forced = plan + 1 + SLOTS * s->figures;
     forced[0] = forced[1] = forced[2] = 0;
     int64_t total = 0;
@@ -279,11 +285,11 @@ static int64_t descend(Search *s, Rows current, int64_t value, long cap) {
 
 /* Searches one board. params: see P_*; setup: sa_play's setup words; keys: nseeds keys one
    after the other (each its word count, then its words); starts: nstarts plans of figures x 12
-   codes; deal: NULL (free play; hands are not supported yet). best: figures x 12 codes out;
+   codes; deal: NULL (free play) or the dealt hands (hands.h). best: figures x 12 codes out;
    value: [0] the best plan's sum over the seeds of the objective, [1] the plans rated.
    Returns 0, -1 without memory, SEARCH_UNSUPPORTED for what Python must search. */
 int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
-              const int32_t *starts, const int32_t *deal, int32_t *best, int64_t *value) {
+              const int32_t *starts, const void *deal, int32_t *best, int64_t *value) {
     Search s;
     memset(&s, 0, sizeof s);
     s.figures = params[P_FIGURES];
@@ -295,7 +301,8 @@ int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
     s.nalphabet = params[P_NALPHABET];
     int nstarts = params[P_NSTARTS];
     long cap = params[P_CAP];
-    if (deal || s.figures < 1 || s.figures > MAX_ROWS || s.nseeds < 1 || s.nseeds > MAX_SEEDS ||
+    s.deal = deal;
+    if ((s.deal && (s.deal->crew != s.figures || params[P_DOUBLES])) || s.figures < 1 || s.figures > MAX_ROWS || s.nseeds < 1 || s.nseeds > MAX_SEEDS ||
         nstarts < 1 || s.turns < 1 || s.turns > SLOTS || s.first_turn < 1 ||
         s.ndouble > MAX_TABLE || s.nalphabet < 1 || s.nalphabet > MAX_TABLE ||
         (s.doubles && s.ndouble < 1))
@@ -327,6 +334,7 @@ int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
     }
     sa_game_free(s.game);
     free(s.mt);
+    if (s.refused) return SEARCH_UNSUPPORTED;
     for (int r = 0; r < s.figures; r++) memcpy(best + SLOTS * r, found[r], SLOTS * sizeof *best);
     value[0] = found_value;
     value[1] = s.evaluations;
