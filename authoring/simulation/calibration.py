@@ -31,10 +31,12 @@ CALIBRATION = Path(__file__).with_name("calibration.json")
 #: every crew plays from the action cards the rules deal (docs/rules.md §16.1).
 CREW_SETTINGS: dict[str, dict[str, Any]] = {
     "heuristic": {"crew": "heuristic", "games": 500, "seed": 0, "hands": True},
-    "planner": {"crew": "planner", "games": 500, "seed": 0, "iterations": 48, "seeds": 2,
-                "styles": 8, "sweeps": 0, "hands": True},
-    "informed": {"crew": "informed", "games": 500, "seed": 0, "iterations": 160,
-                 "styles": 16, "sweeps": 1, "hands": True},
+    # styles: the starts each search descends from (its budget, bench/convergence.py);
+    # iterations: the guard on plans rated per descent (not reached: a descent ends first)
+    "planner": {"crew": "planner", "games": 500, "seed": 0, "iterations": 16384, "seeds": 2,
+                "styles": 8, "hands": True},
+    "informed": {"crew": "informed", "games": 500, "seed": 0, "iterations": 16384,
+                 "styles": 16, "hands": True},
 }
 #: The crew of every rating a user sees by default (G rules, simulate, sheets, pack pages):
 #: the planning crew plays phase by phase like a table and 500 of its games take a few
@@ -46,7 +48,7 @@ DEFAULT_SETTINGS: dict[str, Any] = CREW_SETTINGS[DEFAULT_CREW]
 #: options of all crews (-1: the chosen crew's calibrated value).
 SIMULATION_OPTIONS: dict[str, Any] = {
     "crew": DEFAULT_CREW, "games": DEFAULT_SETTINGS["games"], "seed": DEFAULT_SETTINGS["seed"],
-    "iterations": -1, "styles": -1, "seeds": -1, "sweeps": -1, "jobs": 0, "hands": True}
+    "iterations": -1, "styles": -1, "seeds": -1, "jobs": 0, "hands": True}
 OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
 #: The tutorial simulations of the CD, calibrated beside the missions (the sanity ladder of
 #: tests/lint/test_ladder.py: they must rate easier than every mission 1-8).

@@ -18,6 +18,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -258,18 +259,25 @@ def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, bool, list[int]]
 
 def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
              jobs: int = 1, crew_options: dict[str, Any] | None = None,
-             hands: bool = True) -> SimulationStats:
+             hands: bool = True, executor: Executor | None = None) -> SimulationStats:
     """Plays ``games`` games and returns the statistics (deterministic for a seed).
 
     ``hands``: the crew plays only the action cards dealt to it (docs/rules.md §16);
     ``False`` lets it play any action in any turn (for comparison).
 
     With ``jobs > 1`` the games run in spawned worker processes: a script that calls this
-    must guard its entry point with ``if __name__ == "__main__":`` as usual.
+    must guard its entry point with ``if __name__ == "__main__":`` as usual. An ``executor``
+    (any ``concurrent.futures.Executor``: a thread or process pool, or a distributed one such
+    as Dask's ``Client.get_executor()``, docs/simulation.md "Beyond one machine") plays them
+    instead, in chunks of ``CHUNK`` games; the results are the same whoever plays them.
     """
     options = crew_options or {}
     stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
     indexes = list(range(games))
+    if executor is not None:
+        stats.outcomes = in_executor(executor, _play_chunk,
+                                     (mission, crew, options, seed, hands), indexes)
+        return stats
     if jobs <= 1 or games < 2:
         stats.outcomes = _play_chunk((mission, crew, options, seed, hands, indexes))
         return stats
@@ -299,6 +307,20 @@ def in_workers(play: Callable[[tuple[Any, ...]], list[T]], fixed: tuple[Any, ...
     for chunk, part in zip(chunks, parts, strict=True):
         by_index.update(zip(chunk, part, strict=True))
     return [by_index[i] for i in indexes]
+
+
+#: Games per task handed to an executor: small enough to spread 500 games over many
+#: workers, large enough that a task's start (a crew, a mission's setup) is paid rarely.
+CHUNK = 20
+
+
+def in_executor(executor: Executor, play: Callable[[tuple[Any, ...]], list[T]],
+                fixed: tuple[Any, ...], indexes: list[int]) -> list[T]:
+    """Plays the games ``indexes`` through ``executor`` in chunks of ``CHUNK`` consecutive
+    games; returns them in that order (``play`` as for ``in_workers``)."""
+    chunks = [indexes[i:i + CHUNK] for i in range(0, len(indexes), CHUNK)]
+    parts = executor.map(play, [(*fixed, chunk) for chunk in chunks])
+    return [outcome for part in parts for outcome in part]
 
 
 SLOT_COUNT = SLOTS

@@ -15,7 +15,7 @@ on the official scale can.
 
 **Options.** ``crew`` (``planner``, the default; ``heuristic``; ``informed``, formerly
 ``omniscient``: see docs/simulation.md), ``games`` (500), ``seed`` (0), ``jobs`` (processes;
-0: every core), the crew's search options ``iterations``, ``styles``, ``seeds``, ``sweeps`` (-1: the
+0: every core), the crew's search options ``iterations``, ``styles``, ``seeds`` (-1: the
 crew's calibrated value) and ``hands`` (true: the crew plays only the action cards the rules
 deal, docs/rules.md §16.1; false: any action in any turn). The official range is calibrated
 for each crew's defaults.
