@@ -87,7 +87,7 @@ class Synthesizer:
     def backend(self) -> Backend:
         """Returns the voice's speech backend (created on first use)."""
         if self._backend is None:
-            self._backend = make_backend(self.voice)
+            self._backend = make_backend(self.voice, self.cache)
         return self._backend
 
     @property
