@@ -151,6 +151,11 @@ class Synthesizer:
             pieces.append(pcm.trim_silence(pcm.resample(x, rate)))
         return pieces
 
+    def raw_fragment(self, fragment: Fragment) -> Samples:
+        """Returns one fragment as the voice speaks it, before any sound processing: at
+        44.1 kHz, the silence around it trimmed (what a clip pack records)."""
+        return self._raw_pieces([fragment])[0]
+
     def _build(self, fragments: Sequence[Fragment]) -> Spoken:
         pieces = self._raw_pieces(fragments)
         gap = np.zeros(0 if self.voice.clips is None else self.voice.clips.gap_ms * RATE // 1000,
