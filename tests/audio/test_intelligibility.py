@@ -196,8 +196,8 @@ def test_plus_and_accents_are_normalised_per_language() -> None:
     assert normalise("Tiempo T+4", "es") == ["tiempo", "t", "mas", "4"]
     assert normalise("Czas T+5", "pl") == ["czas", "t", "plus", "5"]
     # accents are the recogniser's spelling: folded on both sides ("ß" is "ss")
-    assert normalise("Zona cervena, T plus ctyri", "cs") == normalise(
-        "Zóna červená. Čas T plus čtyři.", "cs")[:2] + ["t", "plus", "4"]
+    assert normalise("Zona cervena, cas T plus ctyri", "cs") == normalise(
+        "Zóna červená. Čas T plus čtyři.", "cs")
     assert normalise("Bedrohung in Zone Weiss", "de") == normalise(
         "Bedrohung in Zone Weiß.", "de")
     assert normalise("Strefa biala", "pl") == normalise("Strefa biała.", "pl")
