@@ -16,7 +16,8 @@ character error rate (CER) beside it and the worst cues. ``--kind threat`` score
 threat lines and ``--set KEY=VALUE`` overrides one of the voice's backend settings (a short
 trial while tuning a voice; the trials of voices/README.md were measured so). ``--dry``
 switches the voice's radio effect off, to measure what the effect costs. ``--all`` scores
-every cue instead of each distinct text once. Also prints the render time of the first mission (cold cache).
+every cue instead of each distinct text once. Also prints the render time of the first
+mission (cold cache).
 """
 
 from __future__ import annotations
