@@ -179,6 +179,40 @@ class ClipCache:
             if not isinstance(error, (IsADirectoryError, FileExistsError)):
                 self._writable = False
 
+    def speech_path(self, key: str) -> Path:
+        """Returns where the raw speech ``key`` of an online backend lives."""
+        return self.folder / "speech" / key[:2] / f"{key}.bin"
+
+    def get_speech(self, key: str) -> bytes | None:
+        """Returns the raw speech stored under ``key`` (e.g. gTTS's MP3), or None on a miss or
+        a damaged entry (then deleted, so that it is fetched again)."""
+        self._sweep()
+        path = self.speech_path(key)
+        try:
+            blob = path.read_bytes()
+        except OSError:
+            return None
+        payload = blob[_DIGEST:]
+        if blob[:_DIGEST] == hashlib.sha256(payload).digest():
+            return payload
+        try:
+            path.unlink(missing_ok=True)
+            self._fault(f"damaged speech entry {path.name} was fetched again")
+        except OSError as error:
+            self._fault(f"cannot remove the damaged speech entry {path.name}: {_reason(error)}")
+        return None
+
+    def put_speech(self, key: str, data: bytes) -> None:
+        """Stores raw speech atomically; a speech entry that cannot be stored is not cached."""
+        if not self._writable:
+            return
+        path = self.speech_path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, hashlib.sha256(data).digest() + data, temp_folder(self.folder))
+        except (OSError, AuthoringError) as error:
+            self._fault(f"cannot store speech ({_reason(error)})")
+
 
 def _reason(error: BaseException) -> str:
     if isinstance(error, OSError):

@@ -14,8 +14,10 @@ The recogniser is a dev/test dependency: without it, ``Recogniser`` raises an
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -70,17 +72,54 @@ _NUMBERS_BY_LANGUAGE: dict[str, dict[str, str]] = {
            "siedem": "7", "osiem": "8", "dwadzieścia": "20", "pierwsza": "1st",
            "pierwszą": "1st", "druga": "2nd", "drugą": "2nd", "trzecią": "3rd"},
 }
-#: Tokens the recogniser writes for the same spoken words ("T+3" is "T plus 3").
-_SPELLINGS = {"+": " plus ", "-": " ", "&": " and "}
+#: How each language says "+" ("T+3" is "T plus 3"; in Spanish "T más 3", in Chinese "T加3").
+_PLUS = {"es": "más", "zh": "加"}
+#: Tokens the recogniser writes for the same spoken words (besides "+").
+_SPELLINGS = {"-": " ", "&": " and "}
+#: Chinese numerals as digits (Whisper writes "T加4" as often as "T加四"); "二十" is 20.
+_HAN_DIGITS = dict(zip("零一二三四五六七八九", "0123456789", strict=True))
+_HAN_NUMBER = re.compile(r"([一二三四五六七八九]?)十([一二三四五六七八九]?)")
+#: Languages written without spaces: their "words" are characters, so WER equals CER.
+UNSPACED = frozenset({"zh", "ja"})
+
+
+def fold_accents(word: str) -> str:
+    """Returns ``word`` without diacritics ("červená" → "cervena", "Straße" → "strasse").
+
+    The recogniser's accents are a spelling choice, not what it heard: "Zona cervena" for
+    "Zóna červená" is every word heard. Both sides are folded the same way.
+    """
+    decomposed = unicodedata.normalize("NFKD", word.replace("ß", "ss").replace("ł", "l"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@cache
+def _folded_numbers(language: str) -> dict[str, str]:
+    """The number words of ``language`` without accents ("funf" is "fünf" heard right)."""
+    return {fold_accents(k): v for k, v in _NUMBERS_BY_LANGUAGE.get(language, {}).items()}
+
+
+def _han_numbers(text: str) -> str:
+    def number(match: re.Match[str]) -> str:
+        tens, units = match.group(1), match.group(2)
+        return f"{_HAN_DIGITS.get(tens, '1')}{_HAN_DIGITS.get(units, '0')}"
+    text = _HAN_NUMBER.sub(number, text)
+    return "".join(_HAN_DIGITS.get(c, c) for c in text)
 
 
 def normalise(text: str, language: str = "en") -> list[str]:
-    """Returns the words of ``text``: lower case, no punctuation, numbers as digits."""
+    """Returns the words of ``text``: lower case, no punctuation, numbers as digits, accents
+    folded (not in English), "+" said as the language says it; in Chinese, one character a
+    word (numbers as digit runs)."""
+    text = unicodedata.normalize("NFC", text).replace("+", f" {_PLUS.get(language, 'plus')} ")
     for symbol, spoken in _SPELLINGS.items():
         text = text.replace(symbol, spoken)
     numbers = _NUMBERS_BY_LANGUAGE.get(language, {})
     if language == "en":
         words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
+    elif language in UNSPACED:
+        # a character is a word; a run of digits or Latin letters stays one
+        words = re.findall(r"[0-9]+|[a-z]+|[^\W\d_a-z]", _han_numbers(text.lower()))
     else:
         # letters of any script; an apostrophe splits ("l'opération" is two words)
         words = re.findall(r"[^\W_]+", text.lower())
@@ -91,8 +130,18 @@ def normalise(text: str, language: str = "en") -> list[str]:
         if split:
             out += [split.group(1), split.group(2)]
         else:
-            out.append(numbers.get(word, word))
+            word = numbers.get(word, word)
+            if language != "en":
+                word = fold_accents(word)
+                word = _folded_numbers(language).get(word, word)
+            out.append(word)
     return out
+
+
+def characters(words: Sequence[str], language: str = "en") -> str:
+    """Returns normalised words as the character string a CER is counted on (words joined by
+    one space; without spaces in a language written without them)."""
+    return ("" if language in UNSPACED else " ").join(words)
 
 
 def join_compounds(reference: Sequence[str], heard: Sequence[str]) -> list[str]:
@@ -133,11 +182,18 @@ class Utterance:
     heard: str
     errors: int
     words: int
+    char_errors: int = 0
+    chars: int = 0
 
     @property
     def wer(self) -> float:
         """Returns the word error rate of this utterance (0.0 = every word heard right)."""
         return self.errors / self.words if self.words else 0.0
+
+    @property
+    def cer(self) -> float:
+        """Returns the character error rate of this utterance (normalised text)."""
+        return self.char_errors / self.chars if self.chars else 0.0
 
 
 @dataclass
@@ -152,6 +208,12 @@ class Report:
         words = sum(u.words for u in chosen)
         return sum(u.errors for u in chosen) / words if words else 0.0
 
+    def cer(self, kind: str | None = None) -> float:
+        """Returns the pooled CER of one kind (or of everything): errors / reference characters."""
+        chosen = [u for u in self.utterances if kind is None or u.kind == kind]
+        chars = sum(u.chars for u in chosen)
+        return sum(u.char_errors for u in chosen) / chars if chars else 0.0
+
     def kinds(self) -> list[str]:
         """Returns the kinds present, in report order."""
         present = {u.kind for u in self.utterances}
@@ -164,18 +226,21 @@ class Report:
 
     def summary(self) -> dict[str, Any]:
         """Returns the figures as plain data (for JSON output)."""
-        return {"wer": round(self.wer(), 4),
-                "kinds": {k: {"wer": round(self.wer(k), 4),
+        return {"wer": round(self.wer(), 4), "cer": round(self.cer(), 4),
+                "kinds": {k: {"wer": round(self.wer(k), 4), "cer": round(self.cer(k), 4),
                               "utterances": sum(u.kind == k for u in self.utterances)}
                           for k in self.kinds()},
                 "worst": [{"kind": u.kind, "start_ms": u.start_ms, "text": u.text,
-                           "heard": u.heard, "wer": round(u.wer, 4)} for u in self.worst()]}
+                           "heard": u.heard, "wer": round(u.wer, 4), "cer": round(u.cer, 4)}
+                          for u in self.worst()]}
 
     def lines(self, worst: int = 5) -> list[str]:
-        """Returns the report as printable lines: WER per kind, overall, the worst cues."""
-        out = [f"  {k:<10} {self.wer(k) * 100:6.1f} %  "
-               f"({sum(u.kind == k for u in self.utterances)} utterances)" for k in self.kinds()]
-        out.append(f"  {'all':<10} {self.wer() * 100:6.1f} %  ({len(self.utterances)} utterances)")
+        """Returns the report as printable lines: WER and CER per kind, overall, the worst cues."""
+        out = [f"  {'':<10} {'WER':>8}  {'CER':>8}"]
+        out += [f"  {k:<10} {self.wer(k) * 100:6.1f} %  {self.cer(k) * 100:6.1f} %  "
+                f"({sum(u.kind == k for u in self.utterances)} utterances)" for k in self.kinds()]
+        out.append(f"  {'all':<10} {self.wer() * 100:6.1f} %  {self.cer() * 100:6.1f} %  "
+                   f"({len(self.utterances)} utterances)")
         for u in self.worst(worst):
             out.append(f"  worst {u.wer * 100:5.0f} %  {u.kind:<9} {u.text!r} -> {u.heard!r}")
         return out
@@ -302,35 +367,44 @@ class Recogniser:
         return found
 
 
+def compare(text: str, heard: str, language: str) -> tuple[int, int, int, int]:
+    """Returns (word errors, reference words, character errors, reference characters) of
+    what was ``heard`` for ``text``, both normalised for ``language``."""
+    reference = normalise(text, language)
+    words = join_compounds(reference, normalise(heard, language))
+    ref_chars = characters(reference, language)
+    return (word_errors(reference, words), len(reference),
+            word_errors(ref_chars, characters(words, language)), len(ref_chars))
+
+
 def score(recogniser: Recogniser, track: Samples, cues: Iterable[CaptionCue],
-          *, distinct: bool = True) -> Report:
-    """Returns the WER report of the spoken cues of a rendered ``track``.
+          *, distinct: bool = True, kinds: Collection[str] | None = None) -> Report:
+    """Returns the WER and CER report of the spoken cues of a rendered ``track``.
 
     With ``distinct``, a text already scored in the same kind is scored once (its first
-    occurrence stands for the others), which keeps a test run short.
+    occurrence stands for the others), which keeps a test run short; ``kinds`` scores only
+    those kinds of line (``KINDS``), e.g. the threat lines while tuning a voice.
     """
     report = Report()
     seen: set[tuple[str, str]] = set()
     for span in spans(list(cues)):
         kind, text = span.kind, span.text
         start, end = span.parts[0][0], span.parts[-1][1]
-        if distinct and (kind, text) in seen:
+        if (distinct and (kind, text) in seen) or (kinds is not None and kind not in kinds):
             continue
         seen.add((kind, text))
         heard = recogniser.transcribe(cut(track, span.parts))
-        reference = normalise(text, recogniser.language)
-        words = join_compounds(reference, normalise(heard, recogniser.language))
         report.utterances.append(Utterance(kind, start, end, text, heard,
-                                           word_errors(reference, words),
-                                           len(reference)))
+                                           *compare(text, heard, recogniser.language)))
     return report
 
 
 def score_mission(recogniser: Recogniser, timeline: Timeline, voice: Voice, *,
-                  cache: ClipCache | None = None, distinct: bool = True) -> Report:
+                  cache: ClipCache | None = None, distinct: bool = True,
+                  kinds: Collection[str] | None = None) -> Report:
     """Renders ``timeline`` with ``voice`` (bed and effects as in a real render) and scores it."""
     from authoring.audio.render import RenderOptions, render_timeline
 
     rendering = render_timeline(timeline, voice, cache=cache,
                                 options=RenderOptions(allow_overlap=True))
-    return score(recogniser, rendering.track, rendering.cues, distinct=distinct)
+    return score(recogniser, rendering.track, rendering.cues, distinct=distinct, kinds=kinds)

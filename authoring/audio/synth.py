@@ -87,7 +87,7 @@ class Synthesizer:
     def backend(self) -> Backend:
         """Returns the voice's speech backend (created on first use)."""
         if self._backend is None:
-            self._backend = make_backend(self.voice)
+            self._backend = make_backend(self.voice, self.cache)
         return self._backend
 
     @property
@@ -150,6 +150,11 @@ class Synthesizer:
                 x, rate = self.fallback.backend.synthesize(fragment.text)
             pieces.append(pcm.trim_silence(pcm.resample(x, rate)))
         return pieces
+
+    def raw_fragment(self, fragment: Fragment) -> Samples:
+        """Returns one fragment as the voice speaks it, before any sound processing: at
+        44.1 kHz, the silence around it trimmed (what a clip pack records)."""
+        return self._raw_pieces([fragment])[0]
 
     def _build(self, fragments: Sequence[Fragment]) -> Spoken:
         pieces = self._raw_pieces(fragments)

@@ -13,7 +13,11 @@ INSTALL_HINTS = {
                  "`brew install espeak-ng`",
     "flite": "install it with `apt-get install flite` (Debian/Ubuntu) or `brew install flite`;"
              " or render with another voice (--voice en-espeak)",
+    "text2wave": "install Festival and its voice with `apt-get install festival "
+                 "festvox-czech-machac` (Debian/Ubuntu); or render with an espeak-ng voice "
+                 "(voices/README.md lists them)",
 }
+INSTALL_HINTS["festival"] = INSTALL_HINTS["text2wave"]
 
 
 def require_program(name: str, purpose: str) -> str:

@@ -66,6 +66,7 @@ class Voice:
     clips: ClipPack | None = None
     chain: tuple[str, ...] = field(default=())
     licence: str | None = None
+    note: str | None = None
 
     @property
     def radio(self) -> bool:
@@ -211,6 +212,9 @@ def load_voice(name: str | Path = DEFAULT_VOICE) -> Voice:
         # does not inherit them
         if "backend" in data or "licence" in data:
             merged["licence"] = data.get("licence")
+        # so does what was measured of it: a note on how well it is understood
+        if "backend" in data or "note" in data:
+            merged["note"] = data.get("note")
     own_path, own = chain[-1]
     for key in ("language", "backend"):
         if key not in merged:
@@ -238,4 +242,5 @@ def load_voice(name: str | Path = DEFAULT_VOICE) -> Voice:
         clips=clips,
         chain=tuple(str(d["id"]) for _, d in chain),
         licence=None if merged.get("licence") is None else str(merged["licence"]),
+        note=None if merged.get("note") is None else str(merged["note"]),
     )

