@@ -19,7 +19,7 @@ from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
 from authoring.simulation.breakdown import breakdown
 from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS
 from authoring.simulation.dealing import hands_modelled
-from authoring.simulation.montecarlo import ALIASES, simulate_with
+from authoring.simulation.montecarlo import ALIASES, search_settings, simulate_with
 from authoring.simulation.rating import Rating, rate
 
 app = typer.Typer()
@@ -87,11 +87,12 @@ def simulate_command(
                                       help="Processes to use, 0 for every core (results do "
                                       "not depend on it).")] = 0,
     iterations: Annotated[int, typer.Option(
-        "--iterations", min=-1, help="Planner/informed: neighbour plans evaluated per search "
-        "(-1: the crew's calibrated value).")] = -1,
+        "--iterations", min=-1, help="Planner/informed: the most plans one descent may rate "
+        "(a guard: descents end at a local optimum first; -1: the crew's calibrated value).")
+    ] = -1,
     styles: Annotated[int, typer.Option(
-        "--styles", min=-1, help="Planner/informed: heuristic styles tried as starts (-1: "
-        "the crew's calibrated value).")] = -1,
+        "--styles", min=-1, help="Planner/informed: starts per search, each descended to a "
+        "local optimum: the search's budget (-1: the crew's calibrated value).")] = -1,
     hands: Annotated[bool, typer.Option(
         "--hands/--no-hands", help="Deal the crew the action cards of the rules and play only "
         "them (docs/rules.md §16.1); --no-hands lets it play any action in any turn.")] = True,
@@ -167,6 +168,7 @@ def simulate_command(
             "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),
             "mean_damage": stats.mean_damage(),
             "hands": hands, "crew_model": CREW_SIMPLIFICATION,
+            "search": search_settings(settings),
             **({"compare": compared.to_mapping()} if compared else {})}, indent=2))
     else:
         typer.echo(_report(stats, hands), nl=False)

@@ -342,6 +342,22 @@ def crew_options(settings: Mapping[str, Any]) -> dict[str, int]:
     return options
 
 
+def search_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """What a rating's crew searched, to reproduce it or to double its budget: the crew,
+    its search options as played (``crew_options``), the search's algorithm, the engine core
+    that ran it and whether hands were dealt (docs/simulation.md "The search")."""
+    from authoring.engine.cores import fastest
+
+    crew = ALIASES.get(str(settings["crew"]), str(settings["crew"]))
+    options = crew_options(settings)
+    searched: dict[str, Any] = {"crew": crew, **options, "hands": bool(settings.get("hands", True)),
+                                "engine": fastest()}
+    if crew != "heuristic":
+        searched["algorithm"] = "descent to a local optimum from each start"
+        searched["budget"] = "styles"
+    return searched
+
+
 def simulate_with(mission: Mission, settings: Mapping[str, Any], *,
                   jobs: int = 1) -> SimulationStats:
     """Runs ``simulate`` with G-rule style settings (crew, games, seed and crew options).
