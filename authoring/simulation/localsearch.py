@@ -344,13 +344,6 @@ class PlanSearch:
             candidates.append([[_code(t) for t in row] for row in self.fixed])
         return candidates
 
-    def best_start(self, count: int, seed: int) -> tuple[Rows, int]:
-        """Returns the best of ``candidates`` and its value (ties: the first)."""
-        candidates = self.candidates(count, seed)
-        values = self.evaluate(candidates)
-        best = max(range(len(candidates)), key=lambda i: (values[i], -i))
-        return candidates[best], values[best]
-
     def _keep_fixed(self, candidate: Rows, current: Rows) -> Rows:
         """Restores the played slots a move touched (their heroic card stays the one kept)."""
         keep = self.first_turn - 1

@@ -53,7 +53,7 @@ def test_phases_are_the_rules_turns_and_announcements_follow_the_timeline() -> N
     assert all(announced_by(mission, 4, 2))
 
 
-@pytest.mark.parametrize("crew", [HeuristicCrew(), PlanningCrew(iterations=16, styles=3)],
+@pytest.mark.parametrize("crew", [HeuristicCrew(), PlanningCrew(iterations=2000, styles=3)],
                          ids=lambda c: c.name)
 def test_phase_one_cards_ignore_a_threat_announced_later(crew: HeuristicCrew) -> None:
     full = load_mission(OFFICIAL / "mission-1.yaml")
