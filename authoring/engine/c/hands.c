@@ -8,10 +8,12 @@
  * C11, no dependency beyond the C library; built into libspacealert_core.so with core.c by
  * `python -m authoring._native build`.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime for sa_deal_project_timed */
 #include "hands.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define INF (1 << 20) /* hands._INF: a slot group's edges to its cards are never the limit */
 #define SINK 0
@@ -420,6 +422,21 @@ int sa_deal_project_many(const void *deal, int32_t *rows, int nrows, int count,
     int status = 0;
     for (int i = 0; i < count; i++) {
         blanked[i] = sa_deal_project(deal, rows + (size_t)i * nrows * HANDS_SLOTS, nrows);
+        if (blanked[i] < 0) status = -1;
+    }
+    return status;
+}
+
+int sa_deal_project_timed(const void *deal, int32_t *rows, int nrows, int count,
+                          int32_t *blanked, int64_t *nanos) {
+    int status = 0;
+    for (int i = 0; i < count; i++) {
+        struct timespec began, ended;
+        clock_gettime(CLOCK_MONOTONIC, &began);
+        blanked[i] = sa_deal_project(deal, rows + (size_t)i * nrows * HANDS_SLOTS, nrows);
+        clock_gettime(CLOCK_MONOTONIC, &ended);
+        nanos[i] = (int64_t)(ended.tv_sec - began.tv_sec) * 1000000000 +
+                   (ended.tv_nsec - began.tv_nsec);
         if (blanked[i] < 0) status = -1;
     }
     return status;

@@ -85,6 +85,10 @@ int sa_deal_project(const void *deal, int32_t *rows, int nrows);
    result. Returns 0, or -1 when a plan was refused (its result is -1). */
 int sa_deal_project_many(const void *deal, int32_t *rows, int nrows, int count,
                          int32_t *blanked);
+/* sa_deal_project_many with each plan's wall-clock nanoseconds in nanos[i] (bench/
+   projection.py: a projection's cost on its own, without a foreign call around it). */
+int sa_deal_project_timed(const void *deal, int32_t *rows, int nrows, int count,
+                          int32_t *blanked, int64_t *nanos);
 int sa_project(const int32_t *deal_words, int nwords, int32_t *rows, int nrows);
 
 #endif
