@@ -9,8 +9,8 @@ hands, each descended to a local optimum over ``localsearch.neighbour``) in Pyth
 proposes the same plans in the same order as search.c, and every plan the search projected
 is projected again in C in one foreign call (``sa_deal_project_timed``: each projection's own
 nanoseconds, no call around it). With ``--cached`` it projects them also through one
-``DealCache`` per board, as the search would (``sa_deal_project_cached_timed``), and checks
-that both blank the same slots.
+``DealCache`` per board, as the search would (``sa_deal_project_cached_timed``), without and
+with its memo of projections, and checks that every build blanks as many slots.
 
 Printed per mission: the plans, the share the reference sends through the exact check
 (the greedy laying missed a slot after refusing a second gift, ``hands._greedy``), and the
@@ -92,23 +92,26 @@ def _searched(cache: Path | None, number: int, count: int, styles: int
     return dealt
 
 
-def _timed(function: str, hands: Hands, plans: list[Rows], rounds: int
+def _timed(memo: int | None, hands: Hands, plans: list[Rows], rounds: int
            ) -> tuple[list[float], list[int]]:
-    """Each plan's best microseconds over ``rounds`` and its blanked count."""
+    """Each plan's best microseconds over ``rounds`` and its blanked count: through
+    ``deal_project`` (``memo`` None) or one ``DealCache`` with a memo of ``memo``."""
     library = chands._library()
     assert library is not None
     deal = chands._deal(library, hands)
     lib = ctypes.CDLL(c_library())
-    call = getattr(lib, function)
-    call.restype = ctypes.c_int
     pointer = ctypes.c_void_p
-    call.argtypes = [pointer, pointer, ctypes.c_int, ctypes.c_int, pointer, pointer]
+    tail = [pointer, ctypes.c_int, ctypes.c_int, pointer, pointer]
+    call = lib.sa_deal_project_timed if memo is None else lib.sa_deal_project_cached_timed
+    call.restype = ctypes.c_int
+    call.argtypes = [pointer, *([] if memo is None else [ctypes.c_int]), *tail]
+    head = (deal,) if memo is None else (deal, memo)
     best = [float("inf")] * len(plans)
     blanked = array("i", [0] * len(plans))
     for _ in range(rounds):
         flat = array("i", [code for rows in plans for row in rows for code in row])
         nanos = array("q", [0] * len(plans))
-        call(deal, flat.buffer_info()[0], len(hands.labels), len(plans),
+        call(*head, flat.buffer_info()[0], len(hands.labels), len(plans),
              blanked.buffer_info()[0], nanos.buffer_info()[0])
         best = [min(b, n / 1000) for b, n in zip(best, nanos, strict=True)]
     return best, blanked.tolist()
@@ -146,23 +149,22 @@ def main() -> None:
         dealt = _searched(args.plans, number, args.boards, args.styles)
         plans = sum(len(p) for _, p in dealt)
         exact = sum(through_exact(hands, p) for hands, p in dealt)
-        builds = [("deal_project", "sa_deal_project_timed")]
+        builds: list[tuple[str, int | None]] = [("deal_project", None)]
         if args.cached:
-            builds.append(("deal_project_cached", "sa_deal_project_cached_timed"))
+            builds += [("cached, no memo", 0), (f"cached, memo {chands.MEMO}", chands.MEMO)]
         results = {}
-        for name, function in builds:
+        for name, memo in builds:
             micros: list[float] = []
             blanked: list[int] = []
             for hands, p in dealt:
-                times, counts = _timed(function, hands, p, args.rounds)
+                times, counts = _timed(memo, hands, p, args.rounds)
                 micros += times
                 blanked += counts
             results[name] = blanked
             print(f"| {number} | {plans} | {exact / plans:.1%} | {name} | {_summary(micros)} |",
                   flush=True)
-        if len(results) > 1:
-            assert results["deal_project"] == results["deal_project_cached"], \
-                "the cache changed a projection"
+        assert all(blanked == results["deal_project"] for blanked in results.values()), \
+            "the cache changed a projection"
 
 
 if __name__ == "__main__":
