@@ -26,8 +26,9 @@ from authoring.engine import hands as reference
 from authoring.engine.hands import DATA_TRANSFER, HALVES, Card, Hands
 from authoring.engine.plan import SLOTS, STATIONS
 
-ABI: Final = 1  # sa_hands_abi() of a library this module can drive
+ABI: Final = 2  # sa_hands_abi() of a library this module can drive
 WORDS_VERSION: Final = 1  # hands.h's HANDS_WORDS_VERSION
+MEMO: Final = 4096  # hands.h's HANDS_MEMO: the projections a cache remembers by default
 #: The heroic halves in the bit order of hands.h's heroic mask.
 HEROIC_HALVES: Final = ("A+", "B+", "R+", *(">" + station for station in STATIONS))
 _HALF_INDEX: Final = {half: index for index, half in enumerate(HALVES)}
@@ -48,7 +49,16 @@ class _Library:
         lib.sa_deal_project.argtypes = [pointer, pointer, ctypes.c_int]
         lib.sa_deal_project_many.argtypes = [pointer, pointer, ctypes.c_int, ctypes.c_int,
                                              pointer]
+        lib.sa_deal_cache_new.argtypes = [ctypes.c_int]
+        lib.sa_deal_cache_new.restype = pointer
+        lib.sa_deal_cache_free.argtypes = [pointer]
+        lib.sa_deal_cache_free.restype = None
+        lib.sa_deal_project_cached_many.argtypes = [pointer, pointer, pointer, ctypes.c_int,
+                                                    ctypes.c_int, pointer]
         self.deal_size: int = lib.sa_deal_size()
+        self.cache_new = lib.sa_deal_cache_new
+        self.cache_free = lib.sa_deal_cache_free
+        self.deal_project_cached_many = lib.sa_deal_project_cached_many
         self.deal_init = lib.sa_deal_init
         self.deal_project = lib.sa_deal_project
         self.deal_project_many = lib.sa_deal_project_many
@@ -142,6 +152,73 @@ def project_codes(hands: Hands, rows: Sequence[Sequence[int]], first: Collection
     if projected is not None:
         return projected
     return (fallback or reference.project_codes)(hands, rows, first, prefer)
+
+
+class ProjectionCache:
+    """A ``DealCache`` (hands.h) of the library: projects plan after plan as a search does,
+    each with exactly the result ``project_c`` gives it alone. One deal at a time (another
+    hands start it afresh); not for several threads at once. ``memo``: the projections it
+    remembers (0: none)."""
+
+    def __init__(self, memo: int = MEMO) -> None:
+        library = _library()
+        if library is None:
+            raise OSError("the C library is not built")
+        self._library = library
+        self._cache: int | None = library.cache_new(memo)
+        if not self._cache:
+            raise MemoryError("no memory for a projection cache")
+
+    def close(self) -> None:
+        """Frees the C cache (also when the object is collected)."""
+        if self._cache:
+            self._library.cache_free(self._cache)
+            self._cache = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def project(self, hands: Hands, plans: Sequence[Sequence[Sequence[int]]]
+                ) -> list[list[list[int]] | None] | None:
+        """Projects the plans one after the other (None for a plan the C side refuses);
+        None when the C side refuses the hands."""
+        return _project_many(hands, plans, self)
+
+
+def project_many(hands: Hands, plans: Sequence[Sequence[Sequence[int]]]
+                 ) -> list[list[list[int]] | None] | None:
+    """``project_c`` of many plans in one foreign call (``sa_deal_project_many``)."""
+    return _project_many(hands, plans, None)
+
+
+def _project_many(hands: Hands, plans: Sequence[Sequence[Sequence[int]]],
+                  cache: ProjectionCache | None) -> list[list[list[int]] | None] | None:
+    library = _library()
+    if library is None:
+        return None
+    deal = _deal(library, hands)
+    if deal is None:
+        return None
+    crew = len(hands.labels)
+    out: list[list[list[int]] | None] = [None] * len(plans)
+    taken = [i for i, rows in enumerate(plans)
+             if len(rows) == crew and all(len(row) == SLOTS for row in rows)]
+    flat = array("i", [code for i in taken for row in plans[i] for code in row])
+    blanked = array("i", [0] * len(taken))
+    if taken and cache is None:
+        library.deal_project_many(deal, flat.buffer_info()[0], crew, len(taken),
+                                  blanked.buffer_info()[0])
+    elif taken and cache is not None:
+        if cache._cache is None:
+            raise ValueError("the projection cache is closed")
+        library.deal_project_cached_many(deal, cache._cache, flat.buffer_info()[0], crew,
+                                         len(taken), blanked.buffer_info()[0])
+    for n, i in enumerate(taken):
+        if blanked[n] >= 0:
+            start = n * crew * SLOTS
+            out[i] = [flat[start + r * SLOTS:start + (r + 1) * SLOTS].tolist()
+                      for r in range(crew)]
+    return out
 
 
 def deal_of(hands: Hands) -> ctypes.Array[ctypes.c_char] | None:

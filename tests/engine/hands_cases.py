@@ -87,3 +87,29 @@ def cases(seed: int, count: int, project: Project) -> Iterator[tuple[Hands, Rows
         for rows, projected in walk(rng, hands, project, min(PLANS_PER_DEAL, count - made)):
             made += 1
             yield hands, rows, projected
+
+
+def search_walk(rng: random.Random, hands: Hands, project: Project, plans: int
+                ) -> Iterator[Rows]:
+    """Plans as a crew's descent proposes them (``localsearch.neighbour`` in its order): each
+    a neighbour of the current plan, which starts as a playable plan (the projection by
+    ``project`` of a random one, as the searches start from plans laid from the hands), is
+    not projected later (``descend`` keeps the candidate it rated, blanks and all) and moves
+    on to a neighbour now and then, as an improvement would move it."""
+    from authoring.simulation.localsearch import block_size, neighbour
+    from authoring.simulation.moves import alphabet
+
+    cards = alphabet(heroics=any(card is not None for card in hands.heroic))
+    current = project(hands, random_rows(rng, hands))
+    size = len(current) * SLOTS * block_size(cards)
+    k = rng.randrange(size)
+    made = 0
+    while made < plans:
+        candidate = neighbour(current, k, cards=cards, first=0, turns=SLOTS, doubles=False)
+        k = (k + 1) % size
+        if candidate is None or candidate == current:
+            continue
+        made += 1
+        yield candidate
+        if rng.random() < 0.02:
+            current = candidate

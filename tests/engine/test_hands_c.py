@@ -23,7 +23,7 @@ from authoring.engine import chands, make_crew_plan
 from authoring.engine import hands as reference
 from authoring.engine.hands import DATA_TRANSFER, INCOMING_DATA, Card, Hands, deal, timeline
 from authoring.engine.plan import CrewPlan, encode, parse_action
-from tests.engine.hands_cases import cases
+from tests.engine.hands_cases import cases, random_hands, search_walk
 
 pytestmark = pytest.mark.skipif(not chands.available(),
                                 reason=f"C library {_native.c_status() or 'does not load'}: "
@@ -77,6 +77,86 @@ def test_c_projects_every_random_case_as_the_reference(monkeypatch: pytest.Monke
     assert blanked > CASES // 4
     assert counted["exact"] > CASES // 100
     assert counted["playable"] > 0 and counted["limit"] > 0
+
+
+def _search_cases(seed: int, count: int, per_deal: int = 400
+                  ) -> list[tuple[Hands, list[list[list[int]]]]]:
+    """Random deals, each with a walk of a descent's plans (hands_cases.search_walk)."""
+    rng = random.Random(seed)
+    out = []
+    while count > 0:
+        hands = random_hands(rng)
+        plans = list(search_walk(rng, hands, reference.project_codes, min(per_deal, count)))
+        count -= len(plans)
+        out.append((hands, plans))
+    return out
+
+
+def test_c_projects_a_searchs_neighbour_plans_as_the_reference_with_and_without_cache(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # the plans search.c projects: neighbours of its current plan in the neighbourhood's
+    # order; through deal_project, and through one DealCache per deal with and without memo
+    counted = {"exact": 0, "playable": 0, "limit": 0}
+    exact = reference._exact
+
+    def counting(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int], str],
+                 budget: list[int]) -> bool:
+        top = not forbid and budget[0] == reference._BRANCH_LIMIT
+        fits = exact(hands, crew, forbid, budget)
+        if top:
+            counted["exact"] += 1
+            counted["playable"] += fits
+            counted["limit"] += budget[0] < 0
+        return fits
+
+    monkeypatch.setattr(reference, "_exact", counting)
+    total = blanked = 0
+    for hands, plans in _search_cases(77, CASES):
+        expected = [reference.project_codes(hands, rows) for rows in plans]
+        assert chands.project_many(hands, plans) == expected
+        assert chands.ProjectionCache(0).project(hands, plans) == expected
+        assert chands.ProjectionCache().project(hands, plans) == expected
+        total += len(plans)
+        blanked += sum(e != rows for e, rows in zip(expected, plans, strict=True))
+    with capsys.disabled():
+        print(f"\n{total} neighbour plans: {blanked} projected with blanks, {counted['exact']} "
+              f"through the exact branch ({counted['playable']} found playable there, "
+              f"{counted['limit']} past its {reference._BRANCH_LIMIT} branches)")
+    assert total >= CASES
+    assert blanked > total // 4
+    assert counted["exact"] > total // 50
+    assert counted["playable"] > 0 and counted["limit"] > 0
+
+
+def test_a_cache_gives_each_plan_its_own_projection_whatever_came_before() -> None:
+    # one cache, plans of two deals interleaved and in shuffled orders: every plan gets what
+    # it gets projected alone (deal_project), and the memo answers a plan seen before
+    rng = random.Random(31)
+    (one, first), (two, second) = _search_cases(5, 600, per_deal=300)[:2]
+    alone = {id(rows): chands.project_c(hands, rows)
+             for hands, plans in ((one, first), (two, second)) for rows in plans}
+    for memo in (0, 16, chands.MEMO):
+        cache = chands.ProjectionCache(memo)
+        for _ in range(3):
+            mixed = [(one, rows) for rows in first] + [(two, rows) for rows in second]
+            rng.shuffle(mixed)
+            for start in range(0, len(mixed), 7):
+                batch = mixed[start:start + 7]
+                for hands, rows in batch:
+                    assert cache.project(hands, [rows]) == [alone[id(rows)]]
+                same = [rows for hands, rows in batch if hands is one]
+                assert cache.project(one, same) == [alone[id(rows)] for rows in same]
+        cache.close()
+    with pytest.raises(ValueError, match="closed"):
+        cache.project(one, first[:1])
+
+
+def test_the_cache_refuses_what_deal_project_refuses() -> None:
+    hands = _hands({"P1": [("r/A", 0)], "P2": [("l/B", 0)]})
+    cache = chands.ProjectionCache()
+    assert cache.project(hands, [_codes("rA", ""), _codes("A", "B")]) == \
+        [None, _codes("A", "B")]  # a double action: refused, and the next plan still projects
+    assert cache.project(hands, [[[32] * 12, [0] * 12], _codes("A")]) == [None, None]
 
 
 def _hands(cards: dict[str, list[tuple[str, int]]], events: Sequence[tuple[int, str]] = (),

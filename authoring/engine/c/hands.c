@@ -1,17 +1,20 @@
 /* Action-card hands in C: hands.project_codes, statement for statement (see hands.h).
  *
  * The names follow authoring/engine/hands.py: _Network's build is deal_init, Matcher.place is
- * place, Matcher._path is find_path, _greedy_by_turn is lay_greedy, _exact is exact. The
- * resume cache of _greedy_by_turn is left out: it gives the same result as laying every plan
- * from turn 1, which is what this file does.
+ * place, Matcher._path is find_path, _greedy_by_turn is lay_greedy, _exact is exact.
+ * deal_project lays every plan from turn 1; deal_project_cached (the last section) resumes
+ * from the last plan's laying with an undo log, as _greedy_by_turn resumes from a plan laid
+ * before, and gives the same result (tests/engine/test_hands_c.py).
  *
  * C11, no dependency beyond the C library; built into libspacealert_core.so with core.c by
  * `python -m authoring._native build`.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime for sa_deal_project_timed */
 #include "hands.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define INF (1 << 20) /* hands._INF: a slot group's edges to its cards are never the limit */
 #define SINK 0
@@ -94,6 +97,8 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
         cards < 0 || cards > HANDS_MAX_CARDS || nwords != 6 + 2 * crew + 2 * moments + 4 * cards)
         return -1;
     memset(d, 0, sizeof *d);
+    d->digest = 14695981039346656037u; /* FNV-1a over the words */
+    for (int i = 0; i < nwords; i++) d->digest = (d->digest ^ (uint32_t)words[i]) * 1099511628211u;
     d->crew = crew;
     d->players = players;
     d->givers = givers;
@@ -190,6 +195,9 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
     }
     int ok = b->ok;
     if (ok) index_edges(d, b->head);
+    /* a card group's drain is its first edge (cache_path relies on it) */
+    for (int n = 0; ok && n < d->nodes; n++)
+        if (d->drain[n] >= 0 && d->out[d->first[n]] != d->drain[n]) ok = 0;
     free(b);
     return ok ? 0 : -1;
 }
@@ -401,6 +409,491 @@ int deal_project(const Deal *d, int32_t (*rows)[HANDS_SLOTS], int nrows) {
     return count;
 }
 
+/* --- the cached projection (deal_project_cached, see hands.h) ---------------------------
+ *
+ * The plan's slots are laid as calls, turn-major (call i: member i % crew, turn i / crew + 1),
+ * a blank a call that changes nothing. The live state is the network's capacities after the
+ * first `depth` calls of one laying; each call logs what it changed (the edges of its path,
+ * or the member whose heroic card it played), so the state after any earlier call is reached
+ * by undoing the later ones, exactly. A call also logs the gift edges its search reached:
+ * a branch of the exact check that forbids gifts its parent's searches never reached searches
+ * exactly as its parent did, so it starts from its parent's state where that first happens.
+ */
+
+#define CALLS (HANDS_MAX_CREW * HANDS_SLOTS)
+#define PUSHES (CALLS * HANDS_MAX_NODES) /* a path meets a node at most once */
+#define REACHED (CALLS * GIFT_KEYS * HANDS_HALVES) /* a search reaches a gift at most once */
+#define ARENA_MARKS (1 << 14)   /* saved logs: past these, a branch is laid by searching */
+#define ARENA_PUSHES (1 << 17)
+#define ARENA_REACHES (1 << 17)
+
+typedef struct {
+    uint64_t hash;
+    int32_t count; /* slots blanked; -1: an empty entry */
+    int32_t calls;
+    uint8_t slots[CALLS];
+    uint8_t blank[CALLS / 8];
+} Memo;
+
+struct DealCache {
+    const Deal *deal;
+    uint64_t digest;
+    /* the live laying: its mode, its state after `depth` calls, and the log of the calls */
+    int budgeted, refused, depth, floor; /* floor: the lowest depth undone to (see exact) */
+    int blocks;                          /* gifts refused for the budget, so far */
+    int8_t forbid[GIFT_KEYS];
+    int16_t budget[GIFT_KEYS];
+    uint8_t heroic_used[HANDS_MAX_CREW];
+    int32_t pushes, reaches;
+    int32_t push_mark[CALLS + 1];  /* log entries before call i */
+    int32_t reach_mark[CALLS + 1]; /* reached gift edges before call i */
+    int16_t push[PUSHES];          /* an edge pushed, or -1 - member: its heroic card */
+    int16_t reached[REACHED];      /* the gift edges a call's search reached */
+    /* the last plan laid greedily: its slots, which found a card, the refusals so far */
+    int calls, agree;              /* agree: the live calls that are still the greedy's */
+    uint8_t slots[CALLS], ok[CALLS], refused_after[CALLS];
+    uint8_t blocked_in[CALLS];    /* a call of the greedy laying refused a gift */
+    /* saved logs (Saved), a stack */
+    int32_t mark_top, push_top, reach_top;
+    int32_t saved_mark[ARENA_MARKS];
+    int16_t saved_push[ARENA_PUSHES], saved_reach[ARENA_REACHES];
+    /* scratch of the breadth-first search: came is -2 on every node between searches */
+    int16_t came[HANDS_MAX_NODES], queue[HANDS_MAX_NODES];
+    int memo_size;
+    Memo *memo;
+    int32_t cap[HANDS_MAX_EDGES];
+};
+
+/* A slot as one byte (0 blank, 1-7 an ordinary half, 8 + heroic bit): all the laying reads
+   of it (a trip changes no card). */
+static uint8_t slot_byte(Slot slot) {
+    return (uint8_t)(slot.kind == 0 ? 0 : slot.kind == 1 ? 1 + slot.half : 8 + slot.half);
+}
+
+static Slot byte_slot(uint8_t b) {
+    Slot slot;
+    slot.kind = (int8_t)(b == 0 ? 0 : b <= 7 ? 1 : 2);
+    slot.half = (int8_t)(b == 0 ? 0 : b <= 7 ? b - 1 : b - 8);
+    return slot;
+}
+
+DealCache *deal_cache_new(int memo) {
+    DealCache *c = malloc(sizeof *c);
+    if (!c) return NULL;
+    c->deal = NULL;
+    c->memo_size = 0;
+    c->memo = NULL;
+    if (memo > 0) {
+        int size = 1;
+        while (size < memo && size < 1 << 20) size <<= 1;
+        c->memo = malloc(sizeof *c->memo * (size_t)size);
+        if (!c->memo) {
+            free(c);
+            return NULL;
+        }
+        c->memo_size = size;
+    }
+    for (int n = 0; n < HANDS_MAX_NODES; n++) c->came[n] = -2;
+    return c;
+}
+
+void deal_cache_free(DealCache *c) {
+    if (!c) return;
+    free(c->memo);
+    free(c);
+}
+
+/* Starts the cache afresh on a deal: its capacities, nothing laid, nothing remembered. */
+static void bind(DealCache *c, const Deal *d) {
+    c->deal = d;
+    c->digest = d->digest;
+    memcpy(c->cap, d->cap, (size_t)d->edges * sizeof *c->cap);
+    memset(c->budget, 0, sizeof c->budget);
+    memset(c->heroic_used, 0, sizeof c->heroic_used);
+    memset(c->forbid, ANY_GIFT, sizeof c->forbid);
+    c->budgeted = 1;
+    c->refused = c->depth = c->calls = c->agree = c->blocks = 0;
+    c->pushes = c->reaches = 0;
+    c->mark_top = c->push_top = c->reach_top = 0;
+    c->push_mark[0] = c->reach_mark[0] = 0;
+    for (int i = 0; i < c->memo_size; i++) c->memo[i].count = -1;
+}
+
+static void push_edge(DealCache *c, int edge) {
+    const Deal *d = c->deal;
+    c->cap[edge] -= 1;
+    c->cap[edge ^ 1] += 1;
+    if (d->gift_key[edge] >= 0) c->budget[d->gift_key[edge]] += 1;
+    else if (d->gift_key[edge ^ 1] >= 0) c->budget[d->gift_key[edge ^ 1]] -= 1;
+    c->push[c->pushes++] = (int16_t)edge;
+}
+
+/* Undoes the calls from `depth` down to call q: the state after the first q calls. */
+static void undo_to(DealCache *c, int q) {
+    if (q < c->floor) c->floor = q;
+    if (c->depth <= q) return;
+    const Deal *d = c->deal;
+    for (int i = c->pushes - 1; i >= c->push_mark[q]; i--) {
+        int edge = c->push[i];
+        if (edge < 0) {
+            c->heroic_used[-1 - edge] = 0;
+            continue;
+        }
+        c->cap[edge] += 1;
+        c->cap[edge ^ 1] -= 1;
+        if (d->gift_key[edge] >= 0) c->budget[d->gift_key[edge]] -= 1;
+        else if (d->gift_key[edge ^ 1] >= 0) c->budget[d->gift_key[edge ^ 1]] += 1;
+    }
+    c->pushes = c->push_mark[q];
+    c->reaches = c->reach_mark[q];
+    c->depth = q;
+}
+
+/* blocked() on the cache's mode. */
+static int cache_blocked(DealCache *c, int edge) {
+    int key = c->deal->gift_key[edge];
+    int allowed = c->forbid[key];
+    if (allowed != ANY_GIFT && allowed != c->deal->gift_half[edge]) return 1;
+    if (c->budgeted && c->budget[key] >= 1) {
+        c->refused = 1;
+        c->blocks++;
+        return 1;
+    }
+    return 0;
+}
+
+/* find_path on the cache's state, logging the path and the gifts reached.
+   The sink is entered only through a card group's drain, the first edge of the group's
+   adjacency (deal_init makes it first), so the first card group queued with a card left is
+   the one the search will take the sink from: the path is known then, and the search stops
+   there, unless the rest of the search could still refuse a gift (budgeted, before the
+   laying's first refusal: the refusal is part of the result). */
+static int cache_path(DealCache *c, int start) {
+    const Deal *d = c->deal;
+    int32_t *cap = c->cap;
+    int16_t *came = c->came, *queue = c->queue;
+    int early = !c->budgeted || c->refused;
+    came[start] = -1;
+    queue[0] = (int16_t)start;
+    int size = 1, found = 0;
+    for (int q = 0; q < size && !found; q++) {
+        int node = queue[q];
+        for (int i = d->first[node]; i < d->first[node + 1]; i++) {
+            int edge = d->out[i], tail = d->to[edge];
+            if (cap[edge] <= 0 || came[tail] != -2) continue;
+            if (d->gift_key[edge] >= 0) {
+                if (cache_blocked(c, edge)) continue;
+                c->reached[c->reaches++] = (int16_t)edge;
+            }
+            came[tail] = (int16_t)edge;
+            if (tail != SINK) {
+                queue[size++] = (int16_t)tail;
+                int out = d->drain[tail];
+                if (!early || out < 0 || cap[out] <= 0) continue;
+                came[SINK] = (int16_t)out;
+                tail = SINK;
+            }
+            while (tail != start) {
+                edge = came[tail];
+                push_edge(c, edge);
+                tail = d->to[edge ^ 1];
+            }
+            found = 1;
+            break;
+        }
+    }
+    for (int q = 0; q < size; q++) came[queue[q]] = -2;
+    came[SINK] = -2;
+    return found;
+}
+
+/* Lays call `depth` (place() on the cache's state and mode) and logs it; returns whether the
+   slot found a card. */
+static int lay_call(DealCache *c) {
+    const Deal *d = c->deal;
+    int i = c->depth, member = i % d->crew, turn = i / d->crew + 1;
+    Slot slot = byte_slot(c->slots[i]);
+    int ok = 1, blocks = c->blocks;
+    if (slot.kind == 2) {
+        ok = d->heroic[member] >> slot.half & 1 && !c->heroic_used[member];
+        if (ok) {
+            c->heroic_used[member] = 1;
+            c->push[c->pushes++] = (int16_t)(-1 - member);
+        }
+    } else if (slot.kind == 1) {
+        int node = d->slot[d->row_key[member] + 1][PHASE_OF_TURN[turn] - 1][(int)slot.half];
+        int32_t *cap = c->cap;
+        int fast = 0;
+        for (int e = d->first[node]; e < d->first[node + 1]; e++) {
+            int edge = d->out[e], out = d->drain[d->to[edge]];
+            if (out >= 0 && cap[edge] > 0 && cap[out] > 0) {
+                push_edge(c, edge);
+                push_edge(c, out);
+                fast = 1;
+                break;
+            }
+        }
+        ok = fast || cache_path(c, node);
+    }
+    if (c->budgeted) c->blocked_in[i] = c->blocks != blocks;
+    c->depth = i + 1;
+    c->push_mark[i + 1] = c->pushes;
+    c->reach_mark[i + 1] = c->reaches;
+    return ok;
+}
+
+/* A copy of a laying's log from call `from` on (a parent branch's, or the greedy one's), to
+   bring the live state back to it, or on along it, without searching. */
+typedef struct {
+    int from, ok; /* ok 0: no room left, nothing saved */
+    int32_t marks, pushes, reaches;
+} Saved;
+
+/* Saves the live laying's calls from `from` (all its calls laid). */
+static void save(DealCache *c, int from, Saved *s) {
+    int n = c->calls - from;
+    int32_t pushes = c->pushes - c->push_mark[from], reaches = c->reaches - c->reach_mark[from];
+    s->from = from;
+    s->ok = c->mark_top + 2 * (n + 1) <= ARENA_MARKS && c->push_top + pushes <= ARENA_PUSHES &&
+            c->reach_top + reaches <= ARENA_REACHES;
+    if (!s->ok) return;
+    s->marks = c->mark_top;
+    s->pushes = c->push_top;
+    s->reaches = c->reach_top;
+    for (int k = 0; k <= n; k++) {
+        c->saved_mark[s->marks + 2 * k] = c->push_mark[from + k] - c->push_mark[from];
+        c->saved_mark[s->marks + 2 * k + 1] = c->reach_mark[from + k] - c->reach_mark[from];
+    }
+    memcpy(c->saved_push + s->pushes, c->push + c->push_mark[from], (size_t)pushes * 2);
+    memcpy(c->saved_reach + s->reaches, c->reached + c->reach_mark[from], (size_t)reaches * 2);
+    c->mark_top += 2 * (n + 1);
+    c->push_top += pushes;
+    c->reach_top += reaches;
+}
+
+static void release(DealCache *c, const Saved *s) {
+    if (!s->ok) return;
+    c->mark_top = s->marks;
+    c->push_top = s->pushes;
+    c->reach_top = s->reaches;
+}
+
+/* Lays call `depth` as the saved laying laid it (the live state is that laying's). */
+static void replay_call(DealCache *c, const Saved *s) {
+    int i = c->depth;
+    const int32_t *m = c->saved_mark + s->marks + 2 * (i - s->from);
+    for (int32_t p = m[0]; p < m[2]; p++) {
+        int entry = c->saved_push[s->pushes + p];
+        if (entry >= 0) {
+            push_edge(c, entry);
+        } else {
+            c->heroic_used[-1 - entry] = 1;
+            c->push[c->pushes++] = (int16_t)entry;
+        }
+    }
+    for (int32_t r = m[1]; r < m[3]; r++) c->reached[c->reaches++] = c->saved_reach[s->reaches + r];
+    c->depth = i + 1;
+    c->push_mark[i + 1] = c->pushes;
+    c->reach_mark[i + 1] = c->reaches;
+}
+
+/* Whether the live call i changed what the saved laying's call i changed. */
+static int same_call(const DealCache *c, const Saved *s, int i) {
+    const int32_t *m = c->saved_mark + s->marks + 2 * (i - s->from);
+    int32_t n = m[2] - m[0];
+    return c->push_mark[i + 1] - c->push_mark[i] == n &&
+           !memcmp(c->push + c->push_mark[i], c->saved_push + s->pushes + m[0], (size_t)n * 2);
+}
+
+/* Whether the saved call i's search reached a gift of `key` that `allowed` forbids. */
+static int reached_forbidden(const DealCache *c, const Saved *s, int i, int key, int allowed) {
+    const Deal *d = c->deal;
+    const int32_t *m = c->saved_mark + s->marks + 2 * (i - s->from);
+    for (int32_t r = m[1]; r < m[3]; r++) {
+        int edge = c->saved_reach[s->reaches + r];
+        if (d->gift_key[edge] == key && d->gift_half[edge] != allowed) return 1;
+    }
+    return 0;
+}
+
+/* The first (giver, transfer) of the live state giving more than one half, -1 if none. */
+static int over_budget(const DealCache *c) {
+    const Deal *d = c->deal;
+    for (int giver = 0; giver < d->givers; giver++)
+        for (int t = 0; t < d->transfers; t++) {
+            int used = 0;
+            for (int h = 0; h < HANDS_HALVES; h++) used += c->cap[d->gift[giver][t][h]] == 0;
+            if (used > 1) return giver * HANDS_MAX_TRANSFERS + t;
+        }
+    return -1;
+}
+
+/* The first call whose search reached a gift of `key` that `allowed` (a half, or NO_GIFT)
+   forbids; the calls if none. */
+static int diverges(const DealCache *c, int key, int allowed) {
+    const Deal *d = c->deal;
+    for (int i = 0; i < c->calls; i++)
+        for (int r = c->reach_mark[i]; r < c->reach_mark[i + 1]; r++) {
+            int edge = c->reached[r];
+            if (d->gift_key[edge] == key && d->gift_half[edge] != allowed) return i;
+        }
+    return c->calls;
+}
+
+/* Lays the live laying's calls from `depth` on (its mode: a branch of the exact check) after
+   a parent laying saved in `s` (NULL: none). While the state is the parent's, a call whose
+   search cannot differ from the parent's is taken from it without searching: the parent's
+   searches met no gift of `key` that `allowed` forbids (a branch), or refused no gift for the
+   budget (the root branch after the greedy laying, `greedy`); the others are searched and
+   compared. Returns 0 at a call that finds no card. */
+static int resume(DealCache *c, const Saved *s, int key, int allowed, int greedy) {
+    int same = s && s->ok && c->depth >= s->from;
+    while (c->depth < c->calls) {
+        int i = c->depth;
+        if (same && !(greedy ? c->blocked_in[i] : reached_forbidden(c, s, i, key, allowed))) {
+            if (greedy && !c->ok[i]) return 0; /* the same search: still no card */
+            replay_call(c, s);
+            continue;
+        }
+        if (!lay_call(c)) return 0;
+        if (same && ((greedy && !c->ok[i]) || !same_call(c, s, i))) same = 0;
+    }
+    return 1;
+}
+
+/* exact(): lays the rest of this branch (resume, after its parent `s`), then branches as
+   exact() does, each branch resumed where it first searches otherwise than this one.
+   Keeps c->floor the lowest depth undone to, so the caller knows what is still its own. */
+static int cache_exact(DealCache *c, const Saved *s, int key, int allowed, int greedy,
+                       const int8_t *halves, int nhalves, int *branches) {
+    if (--*branches < 0) return 0;
+    if (!resume(c, s, key, allowed, greedy)) return 0;
+    int over = over_budget(c);
+    if (over < 0) return 1;
+    int8_t options[1 + HANDS_HALVES];
+    int at[1 + HANDS_HALVES], n = 0, from = c->calls;
+    options[n++] = NO_GIFT;
+    for (int i = 0; i < nhalves; i++) options[n++] = halves[i];
+    for (int j = 0; j < n; j++) {
+        at[j] = diverges(c, over, options[j]);
+        if (at[j] < from) from = at[j];
+    }
+    Saved own;
+    save(c, from, &own);
+    int8_t mine = c->forbid[over];
+    int agree = c->calls; /* the live calls that are this branch's */
+    for (int j = 0; j < n; j++) {
+        undo_to(c, agree < at[j] ? agree : at[j]);
+        c->forbid[over] = mine;
+        while (c->depth < at[j]) { /* this branch's calls again */
+            if (own.ok && c->depth >= own.from) replay_call(c, &own);
+            else lay_call(c);
+        }
+        c->forbid[over] = options[j];
+        int outer = c->floor;
+        c->floor = c->calls;
+        int fits = cache_exact(c, &own, over, options[j], 0, halves, nhalves, branches);
+        agree = c->floor < at[j] ? c->floor : at[j];
+        if (outer < c->floor) c->floor = outer;
+        if (fits) {
+            release(c, &own);
+            return 1;
+        }
+    }
+    c->forbid[over] = mine;
+    release(c, &own);
+    return 0;
+}
+
+static uint64_t slots_hash(const uint8_t *slots, int calls) {
+    uint64_t h = 14695981039346656037u;
+    for (int i = 0; i < calls; i++) h = (h ^ slots[i]) * 1099511628211u;
+    return h;
+}
+
+int deal_project_cached(const Deal *d, DealCache *c, int32_t (*rows)[HANDS_SLOTS], int nrows) {
+    if (!d || !c || !rows || nrows != d->crew) return -1;
+    int calls = nrows * HANDS_SLOTS;
+    uint8_t slots[CALLS];
+    int present[HANDS_HALVES] = {0};
+    for (int t = 0; t < HANDS_SLOTS; t++)
+        for (int m = 0; m < nrows; m++) {
+            Slot slot;
+            if (!decode(rows[m][t], &slot)) return -1;
+            if (slot.kind == 1) present[(int)slot.half] = 1;
+            slots[t * nrows + m] = slot_byte(slot);
+        }
+    if (c->deal != d || c->digest != d->digest) bind(c, d);
+    Memo *memo = NULL;
+    uint64_t hash = 0;
+    if (c->memo_size) {
+        hash = slots_hash(slots, calls);
+        memo = &c->memo[hash & (uint64_t)(c->memo_size - 1)];
+        if (memo->count >= 0 && memo->hash == hash && memo->calls == calls &&
+            !memcmp(memo->slots, slots, (size_t)calls)) {
+            for (int i = 0; i < calls; i++)
+                if (memo->blank[i / 8] >> (i % 8) & 1) rows[i % nrows][i / nrows] = 0;
+            return memo->count;
+        }
+    }
+    /* the greedy laying, resumed after the calls this plan shares with the last one */
+    int same = 0;
+    int limit = c->calls < c->agree ? c->calls : c->agree;
+    while (same < limit && slots[same] == c->slots[same]) same++;
+    undo_to(c, same);
+    memcpy(c->slots + same, slots + same, (size_t)(calls - same));
+    c->calls = calls;
+    c->refused = same ? c->refused_after[same - 1] : 0;
+    while (c->depth < calls) {
+        int i = c->depth;
+        c->ok[i] = (uint8_t)lay_call(c);
+        c->refused_after[i] = (uint8_t)c->refused;
+    }
+    c->agree = calls;
+    int count = 0, first_miss = -1;
+    for (int i = 0; i < calls; i++)
+        if (!c->ok[i]) {
+            if (first_miss < 0) first_miss = i;
+            count++;
+        }
+    if (count && c->refused_after[first_miss]) {
+        int refusal = 0;
+        while (!c->refused_after[refusal]) refusal++;
+        int8_t halves[HANDS_HALVES];
+        int nhalves = 0;
+        for (int i = 0; i < HANDS_HALVES; i++)
+            if (present[SORTED_HALVES[i]]) halves[nhalves++] = SORTED_HALVES[i];
+        /* before the first refusal the greedy searched as the unbudgeted root branch does */
+        Saved greedy;
+        save(c, 0, &greedy);
+        undo_to(c, refusal);
+        c->budgeted = 0;
+        c->floor = calls;
+        int branches = BRANCH_LIMIT;
+        if (cache_exact(c, &greedy, -1, ANY_GIFT, 1, halves, nhalves, &branches)) count = 0;
+        undo_to(c, c->floor < refusal ? c->floor : refusal);
+        c->budgeted = 1;
+        memset(c->forbid, ANY_GIFT, sizeof c->forbid);
+        if (greedy.ok)
+            while (c->depth < calls) replay_call(c, &greedy); /* the greedy laying again */
+        c->agree = c->depth;
+        release(c, &greedy);
+    }
+    if (memo) {
+        memo->hash = hash;
+        memo->count = count;
+        memo->calls = calls;
+        memcpy(memo->slots, slots, (size_t)calls);
+        memset(memo->blank, 0, sizeof memo->blank);
+    }
+    for (int i = 0; i < calls; i++)
+        if (count && !c->ok[i]) {
+            rows[i % nrows][i / nrows] = 0;
+            if (memo) memo->blank[i / 8] |= (uint8_t)(1 << (i % 8));
+        }
+    return count;
+}
+
 /* --- ctypes entry points ------------------------------------------------------------------ */
 
 int sa_hands_abi(void) { return HANDS_ABI; }
@@ -422,6 +915,57 @@ int sa_deal_project_many(const void *deal, int32_t *rows, int nrows, int count,
         blanked[i] = sa_deal_project(deal, rows + (size_t)i * nrows * HANDS_SLOTS, nrows);
         if (blanked[i] < 0) status = -1;
     }
+    return status;
+}
+
+int sa_deal_project_timed(const void *deal, int32_t *rows, int nrows, int count,
+                          int32_t *blanked, int64_t *nanos) {
+    int status = 0;
+    for (int i = 0; i < count; i++) {
+        struct timespec began, ended;
+        clock_gettime(CLOCK_MONOTONIC, &began);
+        blanked[i] = sa_deal_project(deal, rows + (size_t)i * nrows * HANDS_SLOTS, nrows);
+        clock_gettime(CLOCK_MONOTONIC, &ended);
+        nanos[i] = (int64_t)(ended.tv_sec - began.tv_sec) * 1000000000 +
+                   (ended.tv_nsec - began.tv_nsec);
+        if (blanked[i] < 0) status = -1;
+    }
+    return status;
+}
+
+void *sa_deal_cache_new(int memo) { return deal_cache_new(memo); }
+
+void sa_deal_cache_free(void *cache) { deal_cache_free((DealCache *)cache); }
+
+int sa_deal_project_cached_many(const void *deal, void *cache, int32_t *rows, int nrows,
+                                int count, int32_t *blanked) {
+    int status = 0;
+    for (int i = 0; i < count; i++) {
+        blanked[i] = deal_project_cached((const Deal *)deal, (DealCache *)cache,
+                                         (int32_t(*)[HANDS_SLOTS])(rows + (size_t)i * nrows *
+                                                                   HANDS_SLOTS), nrows);
+        if (blanked[i] < 0) status = -1;
+    }
+    return status;
+}
+
+int sa_deal_project_cached_timed(const void *deal, int memo, int32_t *rows, int nrows,
+                                 int count, int32_t *blanked, int64_t *nanos) {
+    DealCache *cache = deal_cache_new(memo);
+    if (!cache) return -1;
+    int status = 0;
+    for (int i = 0; i < count; i++) {
+        struct timespec began, ended;
+        clock_gettime(CLOCK_MONOTONIC, &began);
+        blanked[i] = deal_project_cached((const Deal *)deal, cache,
+                                         (int32_t(*)[HANDS_SLOTS])(rows + (size_t)i * nrows *
+                                                                   HANDS_SLOTS), nrows);
+        clock_gettime(CLOCK_MONOTONIC, &ended);
+        nanos[i] = (int64_t)(ended.tv_sec - began.tv_sec) * 1000000000 +
+                   (ended.tv_nsec - began.tv_nsec);
+        if (blanked[i] < 0) status = -1;
+    }
+    deal_cache_free(cache);
     return status;
 }
 

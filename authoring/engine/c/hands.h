@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define HANDS_ABI 1          /* sa_hands_abi(): what chands.py checks when it loads */
+#define HANDS_ABI 2          /* sa_hands_abi(): what chands.py checks when it loads */
 #define HANDS_WORDS_VERSION 1
 #define HANDS_SLOTS 12       /* slots per row (turns 1-12) */
 #define HANDS_HALVES 7       /* r b l A B C R, hands.HALVES order */
@@ -51,6 +51,7 @@
 
 typedef struct Deal {
     int crew, players, givers, transfers, nodes, edges;
+    uint64_t digest;                      /* of the words: a DealCache knows its deal by it */
     int8_t row_key[HANDS_MAX_CREW];
     uint16_t heroic[HANDS_MAX_CREW];
     int16_t slot[HANDS_MAX_CREW + 1][HANDS_PHASES][HANDS_HALVES]; /* by row key + 1 */
@@ -74,6 +75,25 @@ int deal_init(Deal *d, const int32_t *words, int nwords);
    The same result as hands.project_codes(hands, rows). */
 int deal_project(const Deal *d, int32_t (*rows)[HANDS_SLOTS], int nrows);
 
+/* A caller's cache for projecting many plans onto one deal, as a search does (each plan a
+   neighbour of plans before): deal_project_cached gives exactly what deal_project gives, on
+   any input, whatever was projected through the cache before (tests/engine/test_hands_c.py).
+   It keeps
+   - the state of the last plan's greedy laying after each slot (an undo log), so a plan is
+     laid again only from its first slot (turn order, seat order within a turn) that differs
+     from the last plan's: the same searches on the same state find the same paths;
+   - in the exact check, each branch resumed from the first slot at which the gift it
+     forbids was reached by a search of its parent branch (before that the branch searches
+     exactly as its parent did), the same branches in the same order, the same 64 at most;
+   - with memo > 0 (rounded up to a power of two), the results of the last plans projected,
+     by their slots (a search proposes many plans more than once).
+   A cache serves one deal at a time and starts afresh when given another (by its address
+   and digest); it is not shared between threads. NULL without memory. */
+typedef struct DealCache DealCache;
+DealCache *deal_cache_new(int memo);
+void deal_cache_free(DealCache *cache);
+int deal_project_cached(const Deal *d, DealCache *cache, int32_t (*rows)[HANDS_SLOTS], int nrows);
+
 /* ctypes entry points (chands.py): the ABI, the size of a Deal (the adapter keeps one per
    hands in a buffer of its own), deal_init and deal_project on such a buffer, and a
    one-shot projection that builds the deal on the heap first. */
@@ -85,6 +105,20 @@ int sa_deal_project(const void *deal, int32_t *rows, int nrows);
    result. Returns 0, or -1 when a plan was refused (its result is -1). */
 int sa_deal_project_many(const void *deal, int32_t *rows, int nrows, int count,
                          int32_t *blanked);
+/* sa_deal_project_many with each plan's wall-clock nanoseconds in nanos[i] (bench/
+   projection.py: a projection's cost on its own, without a foreign call around it). */
+int sa_deal_project_timed(const void *deal, int32_t *rows, int nrows, int count,
+                          int32_t *blanked, int64_t *nanos);
+/* The cache from ctypes: sa_deal_project_cached_many is sa_deal_project_many through it;
+   sa_deal_project_cached_timed is sa_deal_project_timed through a cache of its own for the
+   whole batch (a memo of `memo` projections; HANDS_MEMO is chands.py's default). */
+#define HANDS_MEMO 4096
+void *sa_deal_cache_new(int memo);
+void sa_deal_cache_free(void *cache);
+int sa_deal_project_cached_many(const void *deal, void *cache, int32_t *rows, int nrows,
+                                int count, int32_t *blanked);
+int sa_deal_project_cached_timed(const void *deal, int memo, int32_t *rows, int nrows,
+                                 int count, int32_t *blanked, int64_t *nanos);
 int sa_project(const int32_t *deal_words, int nwords, int32_t *rows, int nrows);
 
 #endif
