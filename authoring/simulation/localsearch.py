@@ -13,6 +13,9 @@ board for one crew picture of the damage tokens (docs/simulation.md "The search"
    a whole round of the neighbourhood finds none: a plan that no single change improves;
 3. the best of those local optima is the crew's plan (ties: the first start's).
 
+With dealt hands every plan is projected onto them (``playable``) before it is rated, and the
+descent goes on from the projected plan: the current plan is always one the crew can play.
+
 A descent stops by itself, so a rating does not depend on how long the crew may search: the
 budget (``cap``, plans rated per descent) only guards against a pathological board, and
 bench/convergence.py shows that the calibrated one is not reached (docs/simulation.md
@@ -257,6 +260,7 @@ class PlanSearch:
         best: Rows = []
         best_value = 0
         for i, start in enumerate(candidates):
+            start = self._playable(start)
             rows, value = self.descend(start, self.evaluate([start])[0], cap)
             if i == 0 or value > best_value:
                 best, best_value = rows, value
@@ -279,6 +283,8 @@ class PlanSearch:
             if candidate is not None:
                 self._keep_fixed(candidate, current)
                 if candidate != current:
+                    # the plan as the crew can play it: the descent goes on from there
+                    candidate = self._playable(candidate)
                     v = self.evaluate([candidate])[0]
                     rated += 1
                     if v > value:

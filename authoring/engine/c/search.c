@@ -19,8 +19,10 @@
  * authoring/engine/plan.py.
  *
  * With dealt hands every plan is projected onto them before it is resolved (hands.h
- * deal_project, as PlanSearch._playable does with hands.project_codes); the search keeps the
- * plan as proposed, as the reference does.
+ * deal_project_cached, as PlanSearch._playable does with hands.project_codes), and the search
+ * goes on from the plan as projected: the current plan is always one the crew can play, so
+ * its neighbours are mostly playable too (cheap to project) and a descent never walks
+ * through cards the crew does not hold.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,6 +59,7 @@ typedef struct {
     int ndouble, nalphabet;
     const int32_t *setup;
     const Deal *deal; /* NULL: free play */
+    DealCache *cache; /* deal_project_cached's memory of the plans laid before */
     int refused;      /* deal_project refused a plan: the caller searches in Python */
     uint32_t (*mt)[624];
     SaGame *game;
@@ -149,12 +152,13 @@ static void keep_fixed(const Search *s, Rows candidate, const Rows current) {
 
 /* --- rating ----------------------------------------------------------------------------------- */
 
-static int64_t evaluate(Search *s, const Rows rows) {
+/* Rates a plan: projected onto the hands first (in place: the search goes on from the plan
+   as it can be played), then resolved once per seed. */
+static int64_t evaluate(Search *s, Rows rows) {
     int32_t *plan = s->plan, out[OUT_WORDS];
+    if (s->deal && deal_project_cached(s->deal, s->cache, rows, s->figures) < 0) s->refused = 1;
     plan[0] = s->figures;
     for (int r = 0; r < s->figures; r++) memcpy(plan + 1 + SLOTS * r, rows[r], SLOTS * sizeof *plan);
-    if (s->deal && deal_project(s->deal, (int32_t (*)[SLOTS])(plan + 1), s->figures) < 0)
-        s->refused = 1;
     int32_t *forced = plan + 1 + SLOTS * s->figures;
     forced[0] = forced[1] = forced[2] = 0;
     int64_t total = 0;
@@ -268,7 +272,7 @@ static int64_t descend(Search *s, Rows current, int64_t value, long cap) {
         if (neighbour(s, (const int32_t (*)[SLOTS])current, k, candidate)) {
             keep_fixed(s, candidate, (const int32_t (*)[SLOTS])current);
             if (!same(s, (const int32_t (*)[SLOTS])candidate, (const int32_t (*)[SLOTS])current)) {
-                int64_t v = evaluate(s, (const int32_t (*)[SLOTS])candidate);
+                int64_t v = evaluate(s, candidate);
                 rated++;
                 if (v > value) {
                     memcpy(current, candidate, sizeof(Rows));
@@ -312,9 +316,11 @@ int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
     s.setup = setup;
     s.game = sa_game_new();
     s.mt = malloc(sizeof *s.mt * (size_t)s.nseeds);
-    if (!s.game || !s.mt) {
+    s.cache = s.deal ? deal_cache_new(HANDS_MEMO) : NULL;
+    if (!s.game || !s.mt || (s.deal && !s.cache)) {
         sa_game_free(s.game);
         free(s.mt);
+        deal_cache_free(s.cache);
         return -1;
     }
     for (int k = 0; k < s.nseeds; k++) {
@@ -326,7 +332,7 @@ int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
     for (int i = 0; i < nstarts; i++) {
         for (int r = 0; r < s.figures; r++)
             memcpy(work[r], starts + (size_t)(i * s.figures + r) * SLOTS, SLOTS * sizeof(int32_t));
-        int64_t v = descend(&s, work, evaluate(&s, (const int32_t (*)[SLOTS])work), cap);
+        int64_t v = descend(&s, work, evaluate(&s, work), cap);
         if (i == 0 || v > found_value) {
             memcpy(found, work, sizeof(Rows));
             found_value = v;
@@ -334,6 +340,7 @@ int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
     }
     sa_game_free(s.game);
     free(s.mt);
+    deal_cache_free(s.cache);
     if (s.refused) return SEARCH_UNSUPPORTED;
     for (int r = 0; r < s.figures; r++) memcpy(best + SLOTS * r, found[r], SLOTS * sizeof *best);
     value[0] = found_value;
