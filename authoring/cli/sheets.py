@@ -11,7 +11,7 @@ import typer
 from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
-from authoring.mission import Mission, load_mission
+from authoring.mission import Mission
 
 if TYPE_CHECKING:
     from authoring.render.sheets import Difficulty
@@ -124,9 +124,10 @@ def sheets(
                                 rate=_difficulty if rate else None)
         err(f"wrote {target} ({len(campaign.missions)} mission briefings)")
         return
+    from authoring.lint.playability import load_playable_mission
     from authoring.render.build import build_sheet
 
-    loaded = load_mission(mission)
+    loaded = load_playable_mission(mission)  # no sheet of a mission the engine cannot deal
     difficulty = None
     if rate:
         if kind is not Kind.briefing:

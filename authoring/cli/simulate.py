@@ -13,7 +13,6 @@ from authoring._files import write_atomic
 from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
 from authoring.errors import UsageError
-from authoring.mission import load_mission
 from authoring.report.histogram import svg_histogram, text_histogram
 from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
 from authoring.simulation.breakdown import breakdown
@@ -143,7 +142,9 @@ def simulate_command(
         else:
             typer.echo(report(played, [e.mission.title for e in campaign.missions]), nl=False)
         return
-    loaded = load_mission(mission)
+    from authoring.lint.playability import load_playable_mission
+
+    loaded = load_playable_mission(mission)  # a mis-pinned card: validate's M005, located
     if hands and not hands_modelled(loaded):
         hands = False  # a double-action track deals no hands (docs/rules.md §19.5)
         if not as_json:

@@ -89,6 +89,11 @@ class Checker:
 
         doc = parse_document(text, display)
         mission, problems = check_mission(doc) if doc.ok else (None, list(doc.problems))
+        if mission is not None:  # a card that does not fit its event cannot be dealt
+            from authoring.lint.playability import card_problems
+
+            problems = card_problems(doc, mission)
+            mission = None if problems else mission
         if mission is None:
             return {"valid": False, "problems": [problem_json(p) for p in problems],
                     "rating": None, "note": "the mission is not valid: fix it before rating"}
