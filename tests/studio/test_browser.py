@@ -256,3 +256,57 @@ def test_new_mission_from_the_generator_opens_in_the_editor(page: Any, studio: S
     mission = load_mission(studio.folder / "generated.yaml")
     assert page.locator("g.ev").count() == len(mission.events)
     assert page.problems == []
+
+
+def test_arrow_keys_move_an_event_clicked_with_the_mouse(page: Any) -> None:
+    # Issue 38 item 3: pointerdown's preventDefault kept the focus from the clicked marker, so
+    # the arrow keys the guide promises (docs/guides/studio.md) did nothing after a click
+    page.locator('g.ev[data-index="2"]').click()  # a real mouse click at its centre
+    page.wait_for_function("document.activeElement?.dataset?.index === '2'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('g.ev[data-index=\"2\"]').dataset.at === '1:55'")
+    page.keyboard.press("Shift+ArrowLeft")
+    page.wait_for_function("document.querySelector('g.ev[data-index=\"2\"]').dataset.at === '1:54'")
+    assert page.problems == []
+
+
+def _overlapping_markers(tab: Any) -> list[tuple[str, str]]:
+    return tab.evaluate("""() => {
+        const boxes = [...document.querySelectorAll('g.ev')].map(g => [g.dataset.at,
+            g.querySelector('rect').getBoundingClientRect()]);
+        const found = [];
+        boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+            if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom)
+                found.push([a, b]);
+        }));
+        return found;
+    }""")
+
+
+def test_the_mission_fits_1280_px_markers_stack_and_zoom(chromium: Any, studio: Studio,
+                                                         tmp_path: Path) -> None:
+    # Issue 38 item 4: at 1280 px the last 1:40 of mission 1 was off-screen, markers 15-30 s
+    # apart hid each other, and there was no zoom
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    tab = context.new_page()
+    try:
+        tab.goto(studio.url)
+        tab.wait_for_function("document.body.dataset.ready === 'yes'", timeout=60_000)
+        width = tab.eval_on_selector("#scroller", "s => [s.scrollWidth, s.clientWidth]")
+        assert width[0] <= width[1]  # the whole mission, 0:00 to its end, without scrolling
+        assert _overlapping_markers(tab) == []
+        rows = tab.eval_on_selector_all("g.ev", "gs => gs.map(g => Number(g.dataset.row))")
+        assert max(rows) >= 1  # some markers had to be stacked
+        tab.screenshot(path=str(shots(tmp_path) / "studio-1280.png"))
+        tab.click("#zoom-in")
+        tab.click("#zoom-in")
+        zoomed = tab.eval_on_selector("#scroller", "s => s.scrollWidth")
+        assert zoomed > 2 * width[1]
+        assert _overlapping_markers(tab) == []
+        assert tab.text_content("#zoom-level") == "×2.3"
+        tab.click("#zoom-fit")
+        assert tab.eval_on_selector("#scroller", "s => s.scrollWidth") <= width[1]
+        assert tab.text_content("#zoom-level") == "whole mission"
+        tab.screenshot(path=str(shots(tmp_path) / "studio-1280-fit.png"))
+    finally:
+        context.close()

@@ -7,9 +7,10 @@ const $ = (id) => document.getElementById(id);
 const state = {
   file: null, token: null, text: "", savedText: "", data: null, timeline: null,
   problems: [], valid: false, selected: null, undo: [], redo: [], checking: 0, audioOrigin: 0,
-  voice: null,
+  voice: null, zoom: 1,
 };
 const SNAP = 5, FINE = 1;
+const ZOOM_STEP = 1.5, MAX_ZOOM = 8;  // zoom 1 fits the whole mission to the width
 
 function setStatus(text, kind = "") {
   const el = $("status");
@@ -163,19 +164,35 @@ async function listFiles(selected) {
 
 // --- drawing ---------------------------------------------------------------------------------
 
-function renderAll() {
+function renderTimeline() {
   // keyboard users keep their place: the redrawn marker of the selection takes the focus back
   const focused = document.activeElement && document.activeElement.closest
     ? document.activeElement.closest("g.ev") : null;
   drawTimeline($("timeline"), {
     data: state.data, timeline: state.timeline, problems: state.problems,
-    selected: state.selected, onSelect: select, onMove: move, onAddAt: addAt,
+    selected: state.selected, onSelect: select, onMove: move, onAddAt: addAt, zoom: state.zoom,
     snap: (seconds, fine) => Math.round(seconds / (fine ? FINE : SNAP)) * (fine ? FINE : SNAP),
   });
   if (focused && state.selected !== null) {
     const marker = document.querySelector(`g.ev[data-index="${state.selected}"]`);
-    if (marker) marker.focus();
+    if (marker) marker.focus({ preventScroll: true });
   }
+  $("zoom-level").textContent = state.zoom === 1 ? "whole mission" : `×${state.zoom.toFixed(1)}`;
+  $("zoom-out").disabled = state.zoom <= 1;
+  $("zoom-in").disabled = state.zoom >= MAX_ZOOM;
+}
+
+function zoomTo(level) {
+  // zooming keeps the moment in the middle of the view where it was
+  const scroller = $("scroller");
+  const middle = (scroller.scrollLeft + scroller.clientWidth / 2) / Math.max(1, scroller.scrollWidth);
+  state.zoom = Math.min(MAX_ZOOM, Math.max(1, level));
+  renderTimeline();
+  scroller.scrollLeft = middle * scroller.scrollWidth - scroller.clientWidth / 2;
+}
+
+function renderAll() {
+  renderTimeline();
   renderProblems();
   renderCues();
   renderForm();
@@ -418,6 +435,10 @@ async function newMission(form) {
 
 function wire() {
   $("save").addEventListener("click", () => save());
+  $("zoom-in").addEventListener("click", () => zoomTo(state.zoom * ZOOM_STEP));
+  $("zoom-out").addEventListener("click", () => zoomTo(state.zoom / ZOOM_STEP));
+  $("zoom-fit").addEventListener("click", () => zoomTo(1));
+  window.addEventListener("resize", () => { if (state.data) renderTimeline(); });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("rate").addEventListener("click", rate);
