@@ -101,7 +101,7 @@ def prepare(mission: Mission, voice: Voice, root: Path, cache: ClipCache | None,
     model = SiteModel(title=mission.title, description="", authors=(), licence="",
                       languages=(voice.language,), missions=(entry,),
                       built=datetime.datetime.now(datetime.UTC),
-                      generator="spacealert play")
+                      generator="spacealert play", kept=False)
     for relative, data in render_pages(model).items():
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)

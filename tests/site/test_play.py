@@ -411,6 +411,11 @@ def test_no_browser_prints_the_player_address_as_studio_does(
         page.goto(url.removesuffix("#play"))
         page.wait_for_function("document.getElementById('player').dataset.ready === 'yes'")
         assert page.get_attribute("#player", "data-view") == "crew"
+        # Issue 38 item 8: no empty "by · licence ·" fields, no "save this folder" (a scratch
+        # folder, removed when play ends)
+        footer = page.text_content("footer") or ""
+        assert " by " not in footer and "licence" not in footer, footer
+        assert "save this folder" not in footer, footer
         page.close()
     finally:
         code, errors = interrupt(child)
