@@ -7,6 +7,7 @@ when it is set, else to the test's tmp folder.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterator
@@ -358,6 +359,13 @@ def test_on_a_phone_no_empty_audio_bar_and_the_card_field_reads_as_empty(
         tab.goto(studio.url)
         tab.wait_for_function("document.body.dataset.ready === 'yes'", timeout=60_000)
         assert not tab.is_visible("#audio")
+        # the minute labels of a fitted mission stay apart and inside the timeline
+        boxes = tab.eval_on_selector_all(".tick-label", "ts => ts.map(t => { const b = "
+                                         "t.getBoundingClientRect(); return [b.left, b.right]; })")
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(boxes)), boxes
+        right = tab.eval_on_selector("#scroller", "s => s.getBoundingClientRect().right")
+        assert boxes[-1][1] <= right
+        assert _overlapping_markers(tab) == []
         tab.locator('g.ev[data-index="2"]').tap()
         card = tab.locator("#event-form input[name=card]")
         assert card.input_value() == ""

@@ -77,7 +77,7 @@ export function drawTimeline(svg, view) {
   const events = Array.isArray(data.events) ? data.events : [];
   const endS = Math.max(60, ...phases, ...(timeline ? [timeline.end_ms / 1000] : []),
     ...events.map((e) => parseClock(e && e.at) || 0)) + 15;
-  const avail = Math.max(200, (svg.parentElement.clientWidth || 1000) - LEFT - 20);
+  const avail = Math.max(200, (svg.parentElement.clientWidth || 1000) - LEFT - 40);
   const px = (avail / endS) * Math.max(1, Number(view.zoom) || 1);  // zoom 1: the whole mission
   const x = (s) => LEFT + s * px;
   // each event's lane and row, stacked where markers would overlap
@@ -93,7 +93,8 @@ export function drawTimeline(svg, view) {
     rowsOf[lane] = Math.max(1, ...mine.map((p) => p.row + 1));
   }
   const LANES = laneLayout(rowsOf);
-  const width = x(endS) + 10;
+  const width = x(endS) + 30;  // room for the last minute's label
+  const labelEvery = [60, 120, 300, 600].find((step) => step * px >= 36) || 600;
   const height = LANES.bottom;
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
@@ -112,7 +113,8 @@ export function drawTimeline(svg, view) {
   }
   for (let s = 0; s <= endS; s += 30) {
     el("line", { x1: x(s), x2: x(s), y1: 14, y2: height, class: "tick", "stroke-opacity": s % 60 ? 0.35 : 0.8 }, svg);
-    if (s % 60 === 0) el("text", { x: x(s) + 2, y: 12, class: "tick-label" }, svg).textContent = clock(s);
+    // a label every minute where they fit (a fitted mission on a phone: every 2 or 5 minutes)
+    if (s % labelEvery === 0) el("text", { x: x(s) + 2, y: 12, class: "tick-label" }, svg).textContent = clock(s);
   }
 
   // phases as bands; a phase end with a problem is outlined
