@@ -143,11 +143,23 @@ def ordered_map(function: Callable[[T], R], items: Sequence[T], *, jobs: int | N
 AHEAD = 2
 
 
-def _serve(function: Callable[[T], R], tasks: Connection, results: Connection) -> None:
-    """A worker's loop: a chunk of items in, the list of their results (or the error) out."""
+def _serve(function: Callable[[T], R], tasks: Connection, results: Connection,
+           others: Sequence[Connection] = ()) -> None:
+    """A worker's loop: a chunk of items in, the list of their results (or the error) out.
+
+    ``others`` are the parent's ends of this worker's pipes and of those of the workers
+    started before it, which a forked worker holds too: closed at once, so that only the
+    parent holds them and its death (even by ``kill -9``) is an end of file or a broken pipe
+    for every worker, which then ends.
+    """
     init_worker()
+    for end in others:
+        end.close()
     while True:
-        chunk = tasks.recv()
+        try:
+            chunk = tasks.recv()
+        except (EOFError, OSError):  # the parent is gone: nobody wants the rest
+            return
         if chunk is None:
             return
         try:
@@ -156,8 +168,13 @@ def _serve(function: Callable[[T], R], tasks: Connection, results: Connection) -
             answer = (False, error)
         try:
             results.send(answer)
+        except OSError:  # a broken pipe: the parent is gone
+            return
         except Exception as error:  # e.g. an exception that cannot be pickled
-            results.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+            try:
+                results.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+            except OSError:
+                return
 
 
 class _ChunkWorkers:
@@ -180,9 +197,14 @@ class _ChunkWorkers:
                 for _ in range(min(self._count, len(chunks))):
                     task_reader, task_writer = self._context.Pipe(duplex=False)
                     result_reader, result_writer = self._context.Pipe(duplex=False)
+                    # a forked worker inherits the parent's ends of its own pipes and of the
+                    # earlier workers' pipes
+                    others = [task_writer, result_reader, *(
+                        end for _p, tasks, results in started for end in (tasks, results))] \
+                        if self._method == "fork" else []
                     process: BaseProcess = self._context.Process(  # type: ignore[attr-defined]
-                        target=_serve, args=(self._function, task_reader, result_writer),
-                        daemon=True)
+                        target=_serve, args=(self._function, task_reader, result_writer,
+                                             others), daemon=True)
                     process.start()
                     # only the worker holds its ends now: its death is an end of file here
                     task_reader.close()
