@@ -52,8 +52,8 @@ def _difficulty(mission: Mission) -> Difficulty:
     return Difficulty(
         f"{rating.in_words()}.",
         f"That is {rating.compared()}.",
-        (("how it was measured", f"{rating.value:.0f} ± {rating.margin:.0f} of 100 by "
-          f"simulation (95 %); official missions 1-8: {rating.low:.0f}-{rating.high:.0f}"),
+        (("how it was measured", f"{rating.value:.1f} ± {rating.margin:.1f} of 100 by "
+          f"simulation (95 %); official missions 1-8: {rating.low:.1f}-{rating.high:.1f}"),
          ("survival, 95 %", f"{survival_low:.0%}-{survival_high:.0%}"),
          ("crew model", f"{rating.crew} (docs/simulation.md)")))
 
