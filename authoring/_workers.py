@@ -26,7 +26,9 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.connection import Connection
 from multiprocessing.pool import Pool
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -118,11 +120,135 @@ def ordered_map(function: Callable[[T], R], items: Sequence[T], *, jobs: int | N
 
     Fewer than ``parallel_from`` items (or one core) run in this process: a worker's start-up
     would cost more than it saves. ``function`` must be module-level (workers run it).
+
+    Not a ``multiprocessing.Pool``: its ``terminate()`` can hang for ever after Ctrl-C. Its
+    result thread reads every worker's results from one shared pipe, whose write end the
+    parent holds open too; a worker terminated in the middle of sending a result larger than
+    the pipe's buffer (generate's chunks of mission texts are) leaves half a message, and the
+    thread waits for the rest while ``terminate()`` joins it (once in about 45 interrupted
+    ``generate --count`` runs). Here each worker has its own pair of pipes whose write ends only
+    it holds, and no thread of the parent waits on them: an interrupt terminates the workers
+    and joins them, and a worker that dies is an end of file, not a wait.
     """
     workers = min(jobs if jobs is not None else default_jobs(), len(items) // (parallel_from // 2))
     if workers < 2 or len(items) < parallel_from:
         yield from map(function, items)
         return
-    with worker_pool(workers, quickest_start_method()) as pool:
-        yield from pool.imap(function, items,
-                             chunksize=max(1, min(64, len(items) // (workers * 8))))
+    size = max(1, min(64, len(items) // (workers * 8)))
+    chunks = [list(items[start:start + size]) for start in range(0, len(items), size)]
+    yield from _ChunkWorkers(function, workers, quickest_start_method()).map(chunks)
+
+
+#: Chunks sent ahead to each worker: one to work on, one waiting, so that it never idles.
+AHEAD = 2
+
+
+def _serve(function: Callable[[T], R], tasks: Connection, results: Connection,
+           others: Sequence[Connection] = ()) -> None:
+    """A worker's loop: a chunk of items in, the list of their results (or the error) out.
+
+    ``others`` are the parent's ends of this worker's pipes and of those of the workers
+    started before it, which a forked worker holds too: closed at once, so that only the
+    parent holds them and its death (even by ``kill -9``) is an end of file or a broken pipe
+    for every worker, which then ends.
+    """
+    init_worker()
+    for end in others:
+        end.close()
+    while True:
+        try:
+            chunk = tasks.recv()
+        except (EOFError, OSError):  # the parent is gone: nobody wants the rest
+            return
+        if chunk is None:
+            return
+        try:
+            answer: tuple[bool, object] = (True, [function(item) for item in chunk])
+        except Exception as error:  # raised again in the parent, as Pool.imap does
+            answer = (False, error)
+        try:
+            results.send(answer)
+        except OSError:  # a broken pipe: the parent is gone
+            return
+        except Exception as error:  # e.g. an exception that cannot be pickled
+            try:
+                results.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+            except OSError:
+                return
+
+
+class _ChunkWorkers:
+    """Worker processes with a task pipe and a result pipe each: chunk k goes to worker
+    k mod n, so reading each worker's results in turn gives them back in order."""
+
+    def __init__(self, function: Callable[[T], R], count: int, method: str) -> None:
+        self._context = multiprocessing.get_context(method)
+        self._function = function
+        self._count = count
+        self._method = method
+
+    def map(self, chunks: Sequence[list[T]]) -> Iterator[R]:
+        """Yields the results of every chunk's items, in order; ends the workers however it
+        ends (the last chunk, an error, Ctrl-C, the generator closed)."""
+        started: list[tuple[BaseProcess, Connection, Connection]] = []
+        finished = False
+        try:
+            with starting_workers(self._method):
+                for _ in range(min(self._count, len(chunks))):
+                    task_reader, task_writer = self._context.Pipe(duplex=False)
+                    result_reader, result_writer = self._context.Pipe(duplex=False)
+                    # a forked worker inherits the parent's ends of its own pipes and of the
+                    # earlier workers' pipes
+                    others = [task_writer, result_reader, *(
+                        end for _p, tasks, results in started for end in (tasks, results))] \
+                        if self._method == "fork" else []
+                    process: BaseProcess = self._context.Process(  # type: ignore[attr-defined]
+                        target=_serve, args=(self._function, task_reader, result_writer,
+                                             others), daemon=True)
+                    process.start()
+                    # only the worker holds its ends now: its death is an end of file here
+                    task_reader.close()
+                    result_writer.close()
+                    started.append((process, task_writer, result_reader))
+            sent = 0
+            for _ in range(AHEAD):
+                for _process, tasks, _results in started:
+                    if sent < len(chunks):
+                        tasks.send(chunks[sent])
+                        sent += 1
+            for index in range(len(chunks)):
+                process, tasks, results = started[index % len(started)]
+                try:
+                    ok, value = results.recv()
+                except EOFError:
+                    raise RuntimeError(f"a worker process ended unexpectedly (exit code "
+                                       f"{process.exitcode})") from None
+                if not ok:
+                    assert isinstance(value, BaseException)
+                    raise value
+                if sent < len(chunks):
+                    tasks.send(chunks[sent])
+                    sent += 1
+                assert isinstance(value, list)
+                yield from value
+            for _process, tasks, _results in started:
+                tasks.send(None)
+            finished = True
+        finally:
+            _end(started, finished)
+
+
+def _end(started: Sequence[tuple[BaseProcess, Connection, Connection]],
+         finished: bool) -> None:
+    """Ends the workers: after the last chunk they end by themselves (their None); otherwise
+    those still running are terminated (SIGTERM, their default action: at once, silently).
+    Then every one is joined and its pipes closed."""
+    for process, _tasks, _results in started:
+        if finished:
+            process.join(timeout=5)
+        if process.exitcode is None:
+            process.terminate()
+    for process, tasks, results in started:
+        process.join()
+        tasks.close()
+        results.close()

@@ -15,7 +15,6 @@ from authoring.generate.interchange import EXPORTERS, IMPORTERS, export_mission,
 from authoring.generate.interchange.exporting import lost_in_export
 from authoring.generate.interchange.mission_yaml import mission_yaml
 from authoring.generate.output import write_text_atomic
-from authoring.mission import load_mission
 from authoring.mission.model import PROFILES
 
 app = typer.Typer()
@@ -91,7 +90,9 @@ def export(
     on stderr, with the import options that bring back what matters for play.
     """
     _pick(fmt, list(EXPORTERS), "--to")
-    loaded = load_mission(mission)
+    from authoring.lint.playability import load_playable_mission
+
+    loaded = load_playable_mission(mission)
     _emit(export_mission(loaded, fmt), output)
     lost, options = lost_in_export(loaded, fmt)
     if lost:

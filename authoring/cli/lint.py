@@ -15,6 +15,7 @@ from authoring.cli._common import (
     internal_error_line,
     reports_errors,
 )
+from authoring.cli._progress import simulation_progress
 from authoring.errors import AuthoringError
 from authoring.lint import lint_paths
 from authoring.lint.linter import FileResult, check_profile
@@ -61,8 +62,9 @@ def lint(
     results: list[FileResult] = []
     crashed = 0
     try:  # all at once: a campaign's missions named on the command line are linted once
-        results = lint_paths(items, config=config, select=select or None,
-                             ignore=ignore or (), profile=profile, voice=voice)
+        with simulation_progress("G rules: simulating"):  # the G rules play many games
+            results = lint_paths(items, config=config, select=select or None,
+                                 ignore=ignore or (), profile=profile, voice=voice)
     except AuthoringError:
         raise  # a configuration or usage error concerns every file
     except Exception:

@@ -96,10 +96,12 @@ def render(
     from authoring.mission.load import Document, read_document
 
     def checked(doc: Document) -> Mission:
+        from authoring.lint.playability import checked_cards
+
         loaded, problems = check_mission(doc)
         if loaded is None:
             raise InvalidFileError(problems)
-        return loaded
+        return checked_cards(doc, loaded)  # no soundtrack of a mission nobody can deal
 
     settings_channels, settings_bitrate = parse_channels(channels), parse_bitrate(bitrate)
     if caption_format is not None and caption_format not in CAPTION_FORMATS:

@@ -12,15 +12,15 @@ import typer
 from authoring._files import write_atomic
 from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import err, reports_errors
+from authoring.cli._progress import simulation_progress
 from authoring.errors import UsageError
-from authoring.mission import load_mission
 from authoring.report.histogram import svg_histogram, text_histogram
 from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
 from authoring.simulation.breakdown import breakdown
 from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS
 from authoring.simulation.dealing import hands_modelled
 from authoring.simulation.montecarlo import ALIASES, search_settings, simulate_with
-from authoring.simulation.rating import Rating, rate
+from authoring.simulation.rating import Rating, rate, rating_json
 
 app = typer.Typer()
 
@@ -144,7 +144,9 @@ def simulate_command(
         else:
             typer.echo(report(played, [e.mission.title for e in campaign.missions]), nl=False)
         return
-    loaded = load_mission(mission)
+    from authoring.lint.playability import load_playable_mission
+
+    loaded = load_playable_mission(mission)  # a mis-pinned card: validate's M005, located
     if hands and not hands_modelled(loaded):
         hands = False  # a double-action track deals no hands (docs/rules.md §19.5)
         if not as_json:
@@ -153,16 +155,17 @@ def simulate_command(
     # the ratings' own entry point: the same settings give the very same games
     settings = {"crew": crew or DEFAULT_CREW, "games": games, "seed": seed,
                 "iterations": iterations, "styles": styles, "hands": hands}
-    stats = simulate_with(loaded, settings, jobs=jobs)
-    compared = breakdown(loaded, settings, jobs=jobs) if compare else None
+    with simulation_progress():
+        stats = simulate_with(loaded, settings, jobs=jobs)
+        compared = breakdown(loaded, settings, jobs=jobs) if compare else None
     if as_json:
-        rating = rate(stats)
+        rated = rating_json(rate(stats))  # the studio's Rate shows the same object
         typer.echo(json.dumps({
-            "mission": stats.mission, "crew": stats.crew, "games": stats.games,
-            "seed": stats.seed, "survival_rate": stats.survival_rate,
-            "survival_interval": list(rating.survival_interval),
-            "difficulty": rating.value, "difficulty_margin": rating.margin,
-            "label": rating.label, "official_range": [rating.low, rating.high],
+            "mission": stats.mission, "seed": stats.seed, "survival_rate": stats.survival_rate,
+            **rated,
+            # the names of earlier versions, kept for scripts that read them
+            "difficulty_margin": rated["margin"],
+            "official_range": [rated["official_low"], rated["official_high"]],
             "scores": stats.scores,
             "killers": dict(stats.killers().most_common()),
             "destroyed_rate": dict(zip(stats.labels, stats.destroyed_rate(), strict=True)),

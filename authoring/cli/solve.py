@@ -15,7 +15,7 @@ from authoring.cli._campaign import campaign_or_none
 from authoring.cli._common import reports_errors
 from authoring.engine import setup_from_mission
 from authoring.errors import UsageError
-from authoring.mission import Campaign, load_mission
+from authoring.mission import Campaign
 from authoring.mission.load import dump_yaml
 from authoring.solve import (
     Progress,
@@ -111,7 +111,9 @@ def solve(
                         jobs=jobs, restarts=restarts, heroics=not no_heroics, output=output,
                         as_json=as_json, others=(draw, players, figures, fix))
         return
-    problem = prepare(load_mission(mission), seed=seed, players=players, figures=figures,
+    from authoring.lint.playability import load_playable_mission
+
+    problem = prepare(load_playable_mission(mission), seed=seed, players=players, figures=figures,
                       draw=load_draw(draw) if draw is not None else None,
                       fixed=load_plan(fix) if fix is not None else None, hands=hands)
     request = problem.request(iterations=iterations, time_limit=time_limit,

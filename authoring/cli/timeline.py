@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from authoring.cli._common import reports_errors
-from authoring.mission import load_mission
+from authoring.lint.playability import load_playable_mission
 from authoring.mission.timecode import format_ms
 from authoring.mission.timeline import compile_timeline
 
@@ -32,7 +32,7 @@ def timeline(
     Includes the derived cues: the start announcement, the one-minute and twenty-second
     warnings, the end-of-phase countdowns, communications restored and the operation end.
     """
-    compiled = compile_timeline(load_mission(mission), players)
+    compiled = compile_timeline(load_playable_mission(mission), players)
     if as_json:
         typer.echo(json.dumps(compiled.to_dict(), indent=2, ensure_ascii=False))
         return

@@ -89,7 +89,9 @@ def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool 
     st = g.state
     parts: list[str] = []  # the log sentence says each step, so no number needs guessing
     if th.card.external:
-        bonus = scout_bonus(g, th)
+        # an attack of 0 (a phased-out "attack 1 (0)") is no attack: the Scout's card adds 1
+        # "on each of its attacks", it does not make one (docs/rules.md §12.2)
+        bonus = scout_bonus(g, th) if strength > 0 else 0
         strength += bonus
         total = f"for {strength}" + (f" ({strength - bonus} +1 from the Scout)" if bonus else "")
         parts.append(total)

@@ -16,7 +16,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from authoring.mission import check_campaign, check_mission, fast, is_campaign
+from authoring.mission import (
+    InvalidFileError,
+    check_campaign,
+    check_mission,
+    fast,
+    is_campaign,
+)
 from authoring.mission.fast import describe_error
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import Mission
@@ -41,6 +47,30 @@ def card_problems(doc: Document | None, mission: Mission) -> list[Problem]:
                              message, hint="remove `card:` to draw it at play time",
                              path=f"$.events[{index}].threat.card"))
     return found
+
+
+def load_playable_mission(path: str | Path, *, display: str | None = None) -> Mission:
+    """Reads a mission that the engine can play, or raises ``InvalidFileError`` as validate
+    reports it: the format's problems, else each mis-pinned card (M005) at its file:line:col.
+
+    Every command that plays, prints, renders or converts a mission loads it through here, so
+    that a card that does not fit its event is refused before any work starts, with the same
+    message and location everywhere (not an engine error without a place, nor a sheet of a
+    mission nobody can play).
+    """
+    doc = read_document(path, display=display)
+    mission, problems = check_mission(doc)
+    if mission is None:
+        raise InvalidFileError(problems)
+    return checked_cards(doc, mission)
+
+
+def checked_cards(doc: Document, mission: Mission) -> Mission:
+    """Returns ``mission`` when its pinned cards fit; raises ``InvalidFileError`` (M005)."""
+    pinned = card_problems(doc, mission)
+    if pinned:
+        raise InvalidFileError(pinned)
+    return mission
 
 
 def playability_problems(doc: Document, mission: Mission) -> list[Problem]:

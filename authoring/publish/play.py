@@ -6,9 +6,16 @@ mission's player page. Then either
 
 * the page is served on 127.0.0.1 (a free port, the hardened preview server) and opened in the
   browser, where the player starts by itself (``#play``), or
+* the page is served and its address printed, nothing opened (``--no-browser``, as in
+  ``studio``: a headless machine's user opens it elsewhere), or
 * without a browser, ``ffplay -nodisp -autoexit`` plays the WAV while the terminal shows the
   mission clock and the phase countdown; the space key pauses and resumes (ffplay has no
   window to take keys, so it is stopped and continued with SIGSTOP/SIGCONT).
+
+ffplay without a sound output prints the audio library's own errors (``ALSA lib … Unknown PCM
+default``, ``audio open failed``) and still exits 0: ``check_audio_output`` plays a few
+milliseconds of silence first and turns that into one missing-environment error (exit 3), and
+the real run's errors are read the same way, never shown raw.
 
 Everything ends with the session: the server, ffplay, the temporary folder (a scratch folder
 of ``authoring._files``: named after the process, so a killed session's is removed by a later
@@ -25,6 +32,7 @@ import signal
 import subprocess
 import sys
 import time
+import wave
 import webbrowser
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -93,13 +101,74 @@ def prepare(mission: Mission, voice: Voice, root: Path, cache: ClipCache | None,
     model = SiteModel(title=mission.title, description="", authors=(), licence="",
                       languages=(voice.language,), missions=(entry,),
                       built=datetime.datetime.now(datetime.UTC),
-                      generator="spacealert play")
+                      generator="spacealert play", kept=False)
     for relative, data in render_pages(model).items():
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     return PlaySite(root, mission_path(entry), audio, tuple(timeline.phases_ms),
                     rendering.duration_ms, mission.title)
+
+
+#: What ffplay (SDL and ALSA) print when there is no sound output to open.
+NO_AUDIO_MARKERS = ("audio open failed", "Couldn't open audio device",
+                    "Could not initialize SDL", "No available audio device")
+#: The probe's silence: long enough for SDL to open the device, too short to be heard.
+PROBE_MS = 20
+
+
+def _ffplay(ffplay: str) -> str:
+    program = shutil.which(ffplay)
+    if program is None:
+        raise EnvironmentMissingError(
+            f"{ffplay} not found: it plays the soundtrack when no browser is available",
+            hint="install ffmpeg (Debian: apt install ffmpeg), or serve the player page: "
+                 "spacealert play MISSION --no-browser")
+    return program
+
+
+def no_audio_error(errors: str) -> EnvironmentMissingError | None:
+    """The error to report when ffplay's stderr says it found no sound output, else None."""
+    if not any(marker in errors for marker in NO_AUDIO_MARKERS):
+        return None
+    lines = [line.strip() for line in errors.splitlines() if line.strip()]
+    # the sound library's last word names what is missing ("Unknown PCM default")
+    detail = next((line.rpartition(") ")[2] for line in reversed(lines)
+                   if line.startswith("ALSA lib")), None) \
+        or next((line for line in lines if any(m in line for m in NO_AUDIO_MARKERS)), "")
+    return EnvironmentMissingError(
+        f"no sound output: ffplay could not open an audio device ({detail})",
+        hint="connect or enable a sound device (PulseAudio, PipeWire or ALSA), or serve the "
+             "player page and open it on a device with sound: spacealert play MISSION "
+             "--no-browser")
+
+
+def check_audio_output(ffplay: str = "ffplay") -> None:
+    """Raises the missing-environment error (exit 3) when ffplay cannot play sound here.
+
+    Plays ``PROBE_MS`` of silence, with ffplay's stderr captured: without a sound device it
+    fails in a fraction of a second, and its raw errors are turned into one message.
+    """
+    import tempfile
+
+    program = _ffplay(ffplay)
+    with tempfile.TemporaryDirectory(prefix="spacealert-probe-") as folder:
+        silence = Path(folder) / "silence.wav"
+        with wave.open(str(silence), "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(44_100)
+            out.writeframes(b"\0\0" * (44_100 * PROBE_MS // 1000))
+        try:
+            done = subprocess.run(
+                [program, "-nodisp", "-autoexit", "-hide_banner", "-loglevel", "error",
+                 "-nostats", str(silence)], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=10, check=False)
+        except subprocess.TimeoutExpired:
+            return  # a device that is slow to open is still a device: the real run shows
+    problem = no_audio_error(done.stderr.decode("utf-8", "replace"))
+    if problem is not None:
+        raise problem
 
 
 def find_browser() -> webbrowser.BaseBrowser | None:
@@ -214,15 +283,14 @@ def play_in_terminal(site: PlaySite, out: TextIO, keys: IO[str] | None,
     (q quits); otherwise a line is printed every ten seconds and at each phase change.
     Returns ffplay's exit status (0 when the soundtrack played to its end or q was pressed).
     """
-    program = shutil.which(ffplay)
-    if program is None:
-        raise EnvironmentMissingError(
-            f"{ffplay} not found: it plays the soundtrack when no browser is available",
-            hint="install ffmpeg (Debian: apt install ffmpeg), or play in a browser")
+    program = _ffplay(ffplay)
     live = out.isatty()
     command = [program, "-nodisp", "-autoexit", "-hide_banner", "-loglevel", "error",
                "-nostats", str(site.audio)]
-    process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+    # its stderr goes to a file, read at the end: the sound library's raw errors are not shown
+    errors_file = site.root / "ffplay.stderr"
+    with errors_file.open("wb") as errors:
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=errors)
     watch = StopWatch()
     shown = ""
     last_key: tuple[int, int, bool] | None = None
@@ -261,12 +329,20 @@ def play_in_terminal(site: PlaySite, out: TextIO, keys: IO[str] | None,
             out.write("\n")
             out.flush()
     code = process.returncode
-    return 0 if code in (0, -signal.SIGTERM) else code
+    problem = no_audio_error(errors_file.read_text("utf-8", "replace"))
+    if problem is not None:  # the device went away after the probe
+        raise problem
+    if code not in (0, -signal.SIGTERM):
+        for line in errors_file.read_text("utf-8", "replace").splitlines()[-5:]:
+            sys.stderr.write(f"ffplay: {line}\n")
+        return code
+    return 0
 
 
-def serve_in_browser(site: PlaySite, browser: webbrowser.BaseBrowser, out: TextIO,
+def serve_in_browser(site: PlaySite, browser: webbrowser.BaseBrowser | None, out: TextIO,
                      stop: Callable[[], bool] = lambda: False) -> bool:
-    """Serves the site on 127.0.0.1 (a free port) and opens the player page in ``browser``.
+    """Serves the site on 127.0.0.1 (a free port), prints the player page's address on ``out``
+    and opens it in ``browser`` (``None``: printed only, ``--no-browser``).
 
     Serves until interrupted (Ctrl-C) or until ``stop()`` says so; returns False at once when
     the browser could not be started.
@@ -280,7 +356,7 @@ def serve_in_browser(site: PlaySite, browser: webbrowser.BaseBrowser, out: TextI
             url = server.url + site.page + AUTOPLAY
             out.write(url + "\n")
             out.flush()
-            if not browser.open(url):
+            if browser is not None and not browser.open(url):
                 return False
             while not stop():
                 time.sleep(TICK)

@@ -14,10 +14,12 @@ draw, damage tokens too, from the planner's plan of the same game.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -257,13 +259,37 @@ def _play_chunk(args: tuple[Mission, str, dict[str, Any], int, bool, list[int]]
     return [play_game(mission, crew, seed, i, hands=hands) for i in indexes]
 
 
+#: Told after each chunk of games: (games played, games in all, crew). It may raise to
+#: cancel the run (the studio's Rate does): the workers are stopped on the way out.
+GameProgress = Callable[[int, int, str], None]
+#: The progress callback of every simulation run inside ``reporting`` in this thread (or
+#: task): commands show a bar without threading a callback through the linter's G rules.
+_REPORTING: contextvars.ContextVar[GameProgress | None] = contextvars.ContextVar(
+    "simulation_progress", default=None)
+#: With a progress callback, each worker's games are cut into this many chunks, so that the
+#: figure moves about every tenth of the run (results do not depend on the chunks).
+PROGRESS_STEPS = 10
+
+
+@contextlib.contextmanager
+def reporting(progress: GameProgress | None) -> Iterator[None]:
+    """Makes every simulation started inside report its progress to ``progress``."""
+    token = _REPORTING.set(progress)
+    try:
+        yield
+    finally:
+        _REPORTING.reset(token)
+
+
 def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", seed: int = 0,
              jobs: int = 1, crew_options: dict[str, Any] | None = None,
-             hands: bool = True, executor: Executor | None = None) -> SimulationStats:
+             hands: bool = True, progress: GameProgress | None = None,
+             executor: Executor | None = None) -> SimulationStats:
     """Plays ``games`` games and returns the statistics (deterministic for a seed).
 
     ``hands``: the crew plays only the action cards dealt to it (docs/rules.md §16);
-    ``False`` lets it play any action in any turn (for comparison).
+    ``False`` lets it play any action in any turn (for comparison). ``progress`` (default:
+    the one of ``reporting``) is told after each chunk of games.
 
     With ``jobs > 1`` the games run in spawned worker processes: a script that calls this
     must guard its entry point with ``if __name__ == "__main__":`` as usual. An ``executor``
@@ -272,37 +298,61 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
     instead, in chunks of ``CHUNK`` games; the results are the same whoever plays them.
     """
     options = crew_options or {}
+    report = progress or _REPORTING.get()
     stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
     indexes = list(range(games))
     if executor is not None:
+        told = None if report is None else (lambda done: report(done, games, crew))
         stats.outcomes = in_executor(executor, _play_chunk,
-                                     (mission, crew, options, seed, hands), indexes)
+                                     (mission, crew, options, seed, hands), indexes, told)
         return stats
     if jobs <= 1 or games < 2:
-        stats.outcomes = _play_chunk((mission, crew, options, seed, hands, indexes))
+        if report is None:
+            stats.outcomes = _play_chunk((mission, crew, options, seed, hands, indexes))
+            return stats
+        step = max(1, games // PROGRESS_STEPS)
+        for start in range(0, games, step):
+            stats.outcomes += _play_chunk((mission, crew, options, seed, hands,
+                                           indexes[start:start + step]))
+            report(len(stats.outcomes), games, crew)
         return stats
     # A mission the engine cannot set up fails in every game: say so here, in game 0's words,
     # rather than in those of whichever worker happens to fail first.
     setup_from_mission(mission, _blank_plan(figures_for(mission), random.Random(
         f"{seed}:0").randrange(1 << 30)), figures=figures_for(mission))
+    told = None if report is None else (lambda done: report(done, games, crew))
     stats.outcomes = in_workers(_play_chunk, (mission, crew, options, seed, hands), indexes,
-                                jobs)
+                                jobs, progress=told)
     return stats
 
 
 def in_workers(play: Callable[[tuple[Any, ...]], list[T]], fixed: tuple[Any, ...],
-               indexes: list[int], jobs: int) -> list[T]:
+               indexes: list[int], jobs: int,
+               progress: Callable[[int], None] | None = None) -> list[T]:
     """Plays the games ``indexes`` in ``jobs`` worker processes; returns them in that order.
 
     ``play`` (a module-level function, so that it pickles) gets ``(*fixed, chunk)`` and
     returns one result per index of ``chunk``. Game ``i`` must depend only on its index and
-    the fixed arguments: then the results are the same for every ``jobs``.
+    the fixed arguments: then the results are the same for every ``jobs``. ``progress`` is
+    told the games done after each chunk (then the games come in smaller chunks).
     """
-    chunks = [indexes[i::jobs] for i in range(jobs)]
+    if progress is None:
+        chunks = [indexes[i::jobs] for i in range(jobs)]
+    else:
+        step = max(1, len(indexes) // (jobs * PROGRESS_STEPS))
+        chunks = [indexes[i:i + step] for i in range(0, len(indexes), step)]
     # spawn, not fork: safe in threaded parents and the same on every platform. A Pool, whose
     # exit terminates the workers, so an interrupted parent leaves none running (_workers.py).
+    parts: list[list[T]] = []
     with worker_pool(jobs) as pool:
-        parts = pool.map(play, [(*fixed, chunk) for chunk in chunks], chunksize=1)
+        if progress is None:
+            parts = pool.map(play, [(*fixed, chunk) for chunk in chunks], chunksize=1)
+        else:
+            done = 0
+            for part in pool.imap(play, [(*fixed, chunk) for chunk in chunks], chunksize=1):
+                parts.append(part)
+                done += len(part)
+                progress(done)
     by_index: dict[int, T] = {}
     for chunk, part in zip(chunks, parts, strict=True):
         by_index.update(zip(chunk, part, strict=True))
@@ -315,12 +365,18 @@ CHUNK = 20
 
 
 def in_executor(executor: Executor, play: Callable[[tuple[Any, ...]], list[T]],
-                fixed: tuple[Any, ...], indexes: list[int]) -> list[T]:
+                fixed: tuple[Any, ...], indexes: list[int],
+                progress: Callable[[int], None] | None = None) -> list[T]:
     """Plays the games ``indexes`` through ``executor`` in chunks of ``CHUNK`` consecutive
-    games; returns them in that order (``play`` as for ``in_workers``)."""
+    games; returns them in that order (``play`` as for ``in_workers``), telling ``progress``
+    the games done as each chunk comes back in order."""
     chunks = [indexes[i:i + CHUNK] for i in range(0, len(indexes), CHUNK)]
-    parts = executor.map(play, [(*fixed, chunk) for chunk in chunks])
-    return [outcome for part in parts for outcome in part]
+    played: list[T] = []
+    for part in executor.map(play, [(*fixed, chunk) for chunk in chunks]):
+        played += part
+        if progress is not None:
+            progress(len(played))
+    return played
 
 
 SLOT_COUNT = SLOTS

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from authoring.simulation.calibration import DEFAULT_SETTINGS, official_range
 
@@ -25,10 +25,18 @@ if TYPE_CHECKING:  # the site's model holds ratings without loading the engine
     from authoring.mission.model import Mission
     from authoring.simulation.montecarlo import SimulationStats
 
-__all__ = ["DEFAULT_SETTINGS", "Z95", "Rating", "rate", "rate_mission", "wilson"]
+__all__ = ["CREW_WORDS", "DEFAULT_SETTINGS", "Z95", "Rating", "rate", "rate_mission",
+           "rating_json", "wilson"]
 
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959964
+#: Each crew model as a player would describe it (docs/simulation.md): what the ratings say
+#: at the table, where "crew model: planner" means nothing.
+CREW_WORDS = {
+    "planner": "a careful crew",
+    "heuristic": "a crew that plays by rules of thumb",
+    "informed": "a crew that knows every threat in advance",
+}
 
 
 @dataclass(frozen=True)
@@ -55,11 +63,51 @@ class Rating:
             return "hard"
         return "extreme"
 
+    @property
+    def survived(self) -> int:
+        """Returns how many of the games the ship survived."""
+        return round(self.survival * self.games)
+
+    def in_words(self) -> str:
+        """What the rating means at the table, without the model's figures: "A careful crew
+        survived 38 of 100 games"."""
+        crew = CREW_WORDS.get(self.crew, f"the {self.crew} crew")
+        return f"{crew[0].upper()}{crew[1:]} survived {self.survived} of {self.games} games"
+
+    def compared(self) -> str:
+        """The rating against the official missions 1-8, in words (not easy/moderate/hard/
+        extreme: the pack index's threat-load badge has words of its own)."""
+        if self.value < self.low:
+            return "easier than every official mission 1-8"
+        if self.value > self.high:
+            return "harder than every official mission 1-8"
+        return "as hard as the official missions 1-8"
+
     def describe(self) -> str:
         """One line: "40.5 ± 2.1 (95 %, 500 games of the planner crew; official missions
         1-8: 33.0-56.7)"."""
         return (f"{self.value:.1f} ± {self.margin:.1f} (95 %, {self.games} games of the "
                 f"{self.crew} crew; official missions 1-8: {self.low:.1f}-{self.high:.1f})")
+
+
+def rating_json(rating: Rating) -> dict[str, Any]:
+    """The one JSON form of a rating: ``simulate --json`` (at its top level) and the studio's
+    Rate (its ``rating`` object) both write this, so the two never drift apart. A new field
+    (say, the crew's search settings) is added here, once, and both show it.
+    """
+    return {
+        "difficulty": rating.value,
+        "margin": rating.margin,
+        "label": rating.label,
+        "official_low": rating.low,
+        "official_high": rating.high,
+        "survival": rating.survival,
+        "survival_interval": list(rating.survival_interval),
+        "games": rating.games,
+        "crew": rating.crew,
+        "in_words": rating.in_words(),
+        "compared": rating.compared(),
+    }
 
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:

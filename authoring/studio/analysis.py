@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from authoring.audio import measure_cues
 from authoring.audio.voice import Voice
@@ -25,7 +25,14 @@ from authoring.mission.load import parse_document, plain_data
 from authoring.mission.model import Mission
 from authoring.mission.timeline import compile_timeline
 
+if TYPE_CHECKING:
+    from authoring.simulation.montecarlo import GameProgress
+
 _EVENT_PATH = re.compile(r"^\$\.events\[(\d+)\]")
+
+
+class RatingCancelled(Exception):
+    """Raised by a rating's progress callback when the page cancelled it."""
 
 
 @dataclass
@@ -83,26 +90,34 @@ class Checker:
                 "lengths": "voice" if lengths is not None else "nominal",
                 "voice": voice.id, "note": note}
 
-    def rate(self, text: str, display: str) -> dict[str, Any]:
-        """Runs the opt-in simulation rules (``G``) and the pack's difficulty rating."""
-        from authoring.simulation.rating import rate_mission
+    def rate(self, text: str, display: str,
+             progress: GameProgress | None = None) -> dict[str, Any]:
+        """Runs the opt-in simulation rules (``G``) and the pack's difficulty rating.
+
+        ``progress`` is told the games played; it raises ``RatingCancelled`` to stop.
+        """
+        from authoring.simulation.montecarlo import reporting
+        from authoring.simulation.rating import rate_mission, rating_json
 
         doc = parse_document(text, display)
         mission, problems = check_mission(doc) if doc.ok else (None, list(doc.problems))
+        if mission is not None:  # a card that does not fit its event cannot be dealt
+            from authoring.lint.playability import card_problems
+
+            problems = card_problems(doc, mission)
+            mission = None if problems else mission
         if mission is None:
             return {"valid": False, "problems": [problem_json(p) for p in problems],
                     "rating": None, "note": "the mission is not valid: fix it before rating"}
-        simulated = Linter(LintConfig(select=("G",))).lint_document(doc)
-        rating, note = rate_mission(mission)
+        try:
+            with reporting(progress):  # the rating first: the G rules reuse its games
+                rating, note = rate_mission(mission)
+                simulated = Linter(LintConfig(select=("G",))).lint_document(doc)
+        except RatingCancelled:
+            return {"valid": True, "problems": [], "rating": None, "cancelled": True,
+                    "note": "rating cancelled"}
         return {"valid": True, "problems": [problem_json(p) for p in simulated],
-                "rating": None if rating is None else {
-                    "difficulty": rating.value, "margin": rating.margin,
-                    "official_low": rating.low,
-                    "official_high": rating.high, "label": rating.label,
-                    "survival": rating.survival,
-                    "survival_interval": list(rating.survival_interval),
-                    "games": rating.games, "crew": rating.crew},
-                "note": note}
+                "rating": None if rating is None else rating_json(rating), "note": note}
 
 
 def event_of(problem: Problem) -> int | None:

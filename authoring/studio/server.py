@@ -19,7 +19,9 @@ Routes (all JSON unless said otherwise; errors are ``{"error": …, "hint": …}
 * ``PUT /api/mission`` ``{file, text, token}``: atomic save, 409 when the file changed;
 * ``POST /api/render`` ``{text, event | cue | from_ms, seconds}``: ``audio/wav``;
 * ``POST /api/new`` ``{file, profile, players}`` or ``{file, generate: {…}}``;
-* ``POST /api/rate`` ``{text}``: the ``G`` rules and the simulated difficulty;
+* ``POST /api/rate`` ``{text, job?}``: the ``G`` rules and the simulated difficulty; with a
+  ``job`` id, ``GET /api/rate/progress?job=J`` tells its games played of all while it runs
+  and ``POST /api/rate/cancel`` ``{job}`` stops it (the answer then says ``cancelled``);
 * ``GET /api/rule/CODE``: the rule's explanation (``spacealert rules CODE``);
 * ``POST /api/testrun`` ``{text}``: the whole soundtrack rendered into the player page of
   ``spacealert play`` (crew view), served under ``/run/N/`` until the next test run.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import threading
 import traceback
 from collections.abc import Callable
@@ -44,7 +47,7 @@ from authoring.errors import AuthoringError, UsageError
 from authoring.mission.timeline import compile_timeline
 from authoring.publish.serve import HOST, PreviewServer, RangeRequestHandler
 from authoring.studio import document, listen, new
-from authoring.studio.analysis import Checker
+from authoring.studio.analysis import Checker, RatingCancelled
 from authoring.studio.files import ConflictError, MissionFolder, NotFoundError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -227,6 +230,42 @@ class StudioHandler(RangeRequestHandler):
 
 
 Route = Callable[[StudioHandler, dict[str, str], dict[str, Any]], Any]
+#: A rating job's id, chosen by the page.
+_JOB = re.compile(r"[A-Za-z0-9]{1,40}")
+
+
+class Ratings:
+    """The ratings running now, by job id: their progress, and whether the page cancelled.
+
+    A rating runs in the thread of its ``POST /api/rate``; the page asks how far it is and
+    may cancel it in other requests (the server answers each in a thread of its own).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: dict[str, dict[str, Any]] = {}
+
+    def start(self, job: str) -> dict[str, Any]:
+        with self._lock:
+            state = self._jobs[job] = {"done": 0, "total": 0, "crew": "", "cancelled": False,
+                                       "running": True}
+            return state
+
+    def finish(self, job: str) -> None:
+        with self._lock:
+            self._jobs.pop(job, None)
+
+    def get(self, job: str) -> dict[str, Any]:
+        with self._lock:
+            state = self._jobs.get(job)
+            return dict(state) if state else {"running": False}
+
+    def cancel(self, job: str) -> dict[str, Any]:
+        with self._lock:
+            state = self._jobs.get(job)
+            if state:
+                state["cancelled"] = True
+            return {"cancelled": state is not None}
 
 
 def _text(body: dict[str, Any]) -> str:
@@ -260,6 +299,7 @@ class StudioServer(PreviewServer):
         # before the socket is bound: a failed bind calls server_close(), which reads it
         self.run: tuple[int, Path] | None = None  # the latest test run: number and folder
         self.runs = 0
+        self.ratings = Ratings()
         super().__init__(STATIC, port, quiet=quiet)
         self.RequestHandlerClass = functools.partial(
             StudioHandler, directory=str(STATIC))
@@ -274,6 +314,8 @@ class StudioServer(PreviewServer):
             ("POST", "/api/render"): StudioServer.render,
             ("POST", "/api/new"): StudioServer.create,
             ("POST", "/api/rate"): StudioServer.rate,
+            ("GET", "/api/rate/progress"): StudioServer.rate_progress,
+            ("POST", "/api/rate/cancel"): StudioServer.rate_cancel,
             ("POST", "/api/testrun"): StudioServer.testrun,
         }
 
@@ -371,7 +413,32 @@ class StudioServer(PreviewServer):
 
     @staticmethod
     def rate(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
-        return h.server.checker.rate(_text(body), "mission.yaml")
+        job = body.get("job")
+        if job is None:
+            return h.server.checker.rate(_text(body), "mission.yaml")
+        if not isinstance(job, str) or not _JOB.fullmatch(job):
+            raise ApiError(HTTPStatus.BAD_REQUEST, "'job': expected 1-40 letters or digits")
+        state = h.server.ratings.start(job)
+
+        def told(done: int, total: int, crew: str) -> None:
+            state.update(done=done, total=total, crew=crew)
+            if state["cancelled"]:
+                raise RatingCancelled
+
+        try:
+            return h.server.checker.rate(_text(body), "mission.yaml", progress=told)
+        finally:
+            h.server.ratings.finish(job)
+
+    @staticmethod
+    def rate_progress(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
+        """How far the rating ``job`` is: games played of all (the page polls it)."""
+        return h.server.ratings.get(query.get("job", ""))
+
+    @staticmethod
+    def rate_cancel(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:
+        """Stops the rating ``job`` after its current chunk of games."""
+        return h.server.ratings.cancel(str(body.get("job", "")))
 
     @staticmethod
     def rule(h: StudioHandler, query: dict[str, str], body: dict[str, Any]) -> Any:

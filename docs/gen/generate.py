@@ -429,9 +429,9 @@ def threat_page() -> str:
              "plays the card: base-game cards and the New Frontier cards of "
              "[rules §19.8](../rules.md#s19-8) have their X/Y/Z actions and abilities coded "
              "(`authoring/engine/threats/`); the other New Frontier cards carry their printed "
-             "values only ([rules §19.7](../rules.md#s19-7)). *Decision* is the reading taken where sources "
-             "disagree ([rules §20](../rules.md#s20)). Health, shield and speed are the values "
-             "the engine uses; points are survived / destroyed.", ""]
+             "values only ([rules §19.7](../rules.md#s19-7)). *Decision* is the reading taken "
+             "where sources disagree ([rules §20](../rules.md#s20)). Health, shield and speed "
+             "are the values the engine uses; points are survived / destroyed.", ""]
     groups = [("base", "external", "Base game: external threats"),
               ("base", "internal", "Base game: internal threats"),
               ("new-frontier", "", "New Frontier")]

@@ -81,7 +81,7 @@
     b.setAttribute("aria-label", "Jump to " + fmt(c.s));
     var span = document.createElement("span");
     span.className = "cue-text";
-    span.textContent = c.t;
+    span.textContent = c.w || c.t;  // w: with the numbers of the countdown that follows
     li.appendChild(b);
     li.appendChild(document.createTextNode(" "));
     li.appendChild(span);
@@ -377,7 +377,10 @@
   }
   if (viewBtn) {
     viewBtn.addEventListener("click", function () {
-      setView(view === "author" ? "crew" : "author");
+      if (view === "author") { setView("crew"); return; }
+      // one tap must not spoil the mission for the crew at the table: ask first
+      if (window.confirm("Show every announcement, including the threats still to come? " +
+                         "This spoils the mission for the crew.")) { setView("author"); }
     });
   }
   showView();

@@ -400,3 +400,38 @@ def test_a_banner_without_output_is_one_located_error(runner: CliRunner, tmp_pat
     assert result.stderr.startswith(f"error: {path}:4:1: only JSAMG's banner, nothing after "
                                     f"it: expected {expected}")
     assert len(result.stderr.splitlines()) == 1
+
+
+#: Every banner JSAMG's source prints (MissionGenerator.main, MavenProperties): the version and
+#: build time of a jar, the empty ones of compiled classes without pom.properties ("- v",
+#: "Build: "), and the two-line banner of the versions before the licence line.
+BANNERS = {
+    "jar": "Java Space Alert Mission Generator - v1.4.1\nBuild: Sat Mar 09 14:21:07 CET 2024\n"
+           "This program is free software published under the GPL v3.0\n",
+    "classes": "Java Space Alert Mission Generator - v\nBuild: \n"
+               "This program is free software published under the GPL v3.0\n",
+    "snapshot": "Java Space Alert Mission Generator - v1.5-SNAPSHOT\nBuild: \n"
+                "This program is free software published under the GPL v3.0\n",
+    "before the licence line": "Java Space Alert Mission Generator - v1.2\n"
+                               "Build: Mon Jan 16 10:00:00 CET 2012\n",
+    "before the licence line, from classes": "Java Space Alert Mission Generator - v\n"
+                                             "Build: \n",
+}
+
+
+@pytest.mark.parametrize("banner", BANNERS)
+@pytest.mark.parametrize(("fmt", "bare"), [("flash-code", "seed1_flashplayercode.txt"),
+                                           ("jsamg-text", "seed1.txt")])
+def test_every_banner_jsamg_prints_is_read(runner: CliRunner, tmp_path: Path, banner: str,
+                                           fmt: str, bare: str) -> None:
+    # Issue 38: a capture with an empty "Build: " line failed with "expected a code …, got
+    # 'Build: \nThis program is free soft…'"
+    output = (JSAMG / bare).read_text("utf-8")
+    console = tmp_path / "console" / "seed1.txt"
+    plain = tmp_path / "bare" / "seed1.txt"  # the same name: the same id and title
+    for path, text in ((console, BANNERS[banner] + output + "\n"), (plain, output)):
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+    from_console = runner.invoke(app, ["import", str(console), "--from", fmt])
+    assert from_console.exit_code == 0, from_console.stderr
+    assert from_console.stdout == runner.invoke(app, ["import", str(plain), "--from", fmt]).stdout

@@ -161,7 +161,8 @@ def test_one_rating_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     from authoring.cli.sheets import _difficulty
 
     box = _difficulty(load_mission(path))
-    assert box.rating.startswith(f"{rated.value:.0f} ± {rated.margin:.0f} / 100")
+    assert box.rating == f"{rated.in_words()}."  # words first, the same games
+    assert box.figures[0][1].startswith(f"{figure} of 100")
 
 
 @pytest.mark.parametrize("crew", [HeuristicCrew(), PlanningCrew(iterations=16, styles=2)],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -155,7 +156,9 @@ def test_rate_adds_the_simulated_difficulty_to_the_briefing(
     assert result.exit_code == 0, result.stderr
     page = out.read_text(encoding="utf-8")
     assert 'class="difficulty"' in page
-    assert "/ 100 (" in page and "simulated games" in page
+    # words for the table first (issue 38 item 6), the model's figures in the small print
+    assert re.search(r'<p class="rating">A careful crew survived \d+ of 40 games\.</p>', page)
+    assert "That is " in page and "of 100 by simulation" in page and "crew model" in page
     plain = _run(str(OFFICIAL / "simulation-1.yaml"), "-o", str(tmp_path / "plain.html"))
     assert plain.exit_code == 0
     assert 'class="difficulty"' not in (tmp_path / "plain.html").read_text(encoding="utf-8")

@@ -174,6 +174,7 @@ def test_voice_menu_switches_the_soundtrack_and_keeps_the_time(tab: Any,
     open_player(tab, server)
     assert tab.eval_on_selector_all("#voice option", "os => os.map(o => o.textContent)") == \
         ["English ship computer (flite slt)", "British ship computer"]
+    tab.once("dialog", lambda d: d.accept())  # "this spoils the mission": yes
     tab.click("#view")  # the author view lists every announcement
     listed = tab.locator("#cues li").count()
     seek(tab, 30.0)
@@ -227,3 +228,22 @@ def test_phone_layout_fits_the_screen(chromium: Any, server: PreviewServer,
     assert p.locator("#play").bounding_box()["height"] >= 44  # a finger-sized target
     p.screenshot(path=str(shots_dir(tmp_path) / "mission-phone.png"))
     context.close()
+
+
+def test_the_index_on_a_phone_labels_every_value(chromium: Any, server: PreviewServer,
+                                                 tmp_path: Path) -> None:
+    # Issue 38 item 10: at 390 px the column headers are hidden and "5", "base" stood alone
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                   has_touch=True)
+    p = context.new_page()
+    try:
+        p.goto(server.url + "index.html")
+        assert not p.is_visible(".missions thead")
+        labels = p.eval_on_selector_all(
+            ".missions tbody tr:first-child td",
+            "tds => tds.map(td => getComputedStyle(td, '::before').content)")
+        assert labels == ['"Difficulty "', '"Length "', '"Threats "', '"Players "',
+                          '"Profile "']
+        p.screenshot(path=str(shots_dir(tmp_path) / "index-phone.png"), full_page=True)
+    finally:
+        context.close()

@@ -56,9 +56,14 @@ def test_theme_assets_are_copied_and_pages_link_them() -> None:
 def test_index_lists_difficulty_length_and_threat_count() -> None:
     index = render_pages(golden_model())["index.html"].decode()
     row = index.split('href="missions/first-watch.html"', 1)[1].split("</tr>", 1)[0]
-    assert "difficulty-hard" in row and ">hard 64<" in row  # the simulated rating
+    # the simulated rating, told in games survived; the threat points' scale has words of its
+    # own, so that one page never says "hard" for two things (issue 38 item 7)
+    assert "difficulty-hard" in row and ">survived 2 of 20<" in row
+    assert "A careful crew survived 2 of 20 games" in row
     tiny = index.split('href="missions/tiny-drill.html"', 1)[1].split("</tr>", 1)[0]
-    assert ">easy<" in tiny and "from the threat points" in tiny  # no rating: the heuristic
+    assert ">light threat load<" in tiny and "from the threat points" in tiny
+    for word in ("easy", "moderate", "hard", "extreme"):  # the badges' words, not their colours
+        assert f">{word}" not in index
     assert ">10:00<" in row
     assert "6 <span" in row and "(2 serious)" in row
 

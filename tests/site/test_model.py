@@ -38,3 +38,16 @@ def test_player_cues_default_to_nominal_lengths_in_time_order() -> None:
 def test_sizes_read_like_a_download_page() -> None:
     assert [human_size(n) for n in (999, 1000, 23_780, 9_676_217)] == \
         ["999 B", "1.0 kB", "23.8 kB", "9.7 MB"]
+
+
+def test_an_announcement_a_countdown_follows_reads_with_its_numbers() -> None:
+    # Issue 38 item 10: the lists showed "Data transfer. Repeat: data transfer in" and "First
+    # phase ends in" without the numbers, which are cues of their own
+    cues = player_cues(compile_timeline(load_mission(REPO_MISSIONS / "mission-1.yaml")))
+    first = {c.kind: c.listed for c in reversed(cues)}  # the first cue of each kind
+    assert first["data_transfer"] == \
+        "Data transfer. Repeat: data transfer in five, four, three, two, one."
+    assert first["countdown"] == "First phase ends in five, four, three, two, one."
+    assert [c.text for c in cues if c.kind == "count"][:5] == \
+        ["Five.", "Four.", "Three.", "Two.", "One."]  # the captions keep them one by one
+    assert next(c.text for c in cues if c.kind == "countdown") == "First phase ends in"

@@ -9,12 +9,15 @@ what happened to it (the real one is tried too, with SDL's dummy audio driver); 
 from __future__ import annotations
 
 import ast
+import io
 import os
 import pty
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import wave
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,8 @@ FAKE_FFPLAY = """#!{python}
 import os, signal, sys, time
 from pathlib import Path
 log = Path({log!r})
+if Path(sys.argv[-1]).stat().st_size < 100_000:
+    sys.exit(0)  # the probe of the sound output (check_audio_output): a sound device here
 log.write_text(repr(sys.argv[1:]) + "\\n" + str(os.getpid()) + "\\n")
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # the player must end it, whatever it ignores
 signal.signal(signal.SIGTERM, lambda *_: (log.open("a").write("terminated\\n"), sys.exit(0)))
@@ -217,7 +222,7 @@ def interrupt(child: subprocess.Popen[str]) -> tuple[int, str]:
 
 
 def test_ctrl_c_stops_cleanly(tmp_path: Path, env: dict[str, str]) -> None:
-    child = start([str(MISSION), "--no-browser"], env, stdout=subprocess.PIPE,
+    child = start([str(MISSION), "--terminal"], env, stdout=subprocess.PIPE,
                   stderr=subprocess.PIPE)
     pid = int(ffplay_log(tmp_path)[1])
     time.sleep(0.5)
@@ -231,7 +236,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, env: dict[str, str]) -> None:
 
 def test_sigterm_stops_cleanly_and_a_killed_session_is_cleaned_next_time(
         tmp_path: Path, env: dict[str, str]) -> None:
-    child = start([str(MISSION), "--no-browser"], env, stdout=subprocess.PIPE,
+    child = start([str(MISSION), "--terminal"], env, stdout=subprocess.PIPE,
                   stderr=subprocess.PIPE)
     pid = int(ffplay_log(tmp_path)[1])
     os.kill(child.pid, signal.SIGTERM)
@@ -242,7 +247,7 @@ def test_sigterm_stops_cleanly_and_a_killed_session_is_cleaned_next_time(
     assert list((tmp_path / "tmp").iterdir()) == []
 
     (tmp_path / "ffplay.log").unlink()
-    child = start([str(MISSION), "--no-browser"], env, stdout=subprocess.PIPE,
+    child = start([str(MISSION), "--terminal"], env, stdout=subprocess.PIPE,
                   stderr=subprocess.PIPE)
     pid = int(ffplay_log(tmp_path)[1])
     os.kill(child.pid, signal.SIGKILL)  # no clean-up at all
@@ -285,7 +290,7 @@ def test_real_ffplay_plays_and_stops(tmp_path: Path, env: dict[str, str]) -> Non
         pytest.skip("needs ffplay")
     env["PATH"] = os.environ["PATH"]
     env["SDL_AUDIODRIVER"] = "dummy"  # no sound card needed
-    child = start([str(MISSION), "--no-browser"], env, stdout=subprocess.PIPE,
+    child = start([str(MISSION), "--terminal"], env, stdout=subprocess.PIPE,
                   stderr=subprocess.PIPE)
     assert child.stdout is not None
     assert child.stdout.readline() == "T+0:00  phase 1 of 2, 1:40 left\n"
@@ -298,6 +303,58 @@ def test_real_ffplay_plays_and_stops(tmp_path: Path, env: dict[str, str]) -> Non
     assert "Traceback" not in errors
     assert gone(int(players[0]))
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def _real_ffplay() -> str:
+    real = shutil.which("ffplay", path=os.environ["PATH"])
+    if real is None:
+        pytest.skip("needs ffplay")
+    return real
+
+
+@pytest.mark.parametrize("args", [["--terminal"], []])
+def test_no_sound_output_is_one_message_and_exit_3(tmp_path: Path, env: dict[str, str],
+                                                   args: list[str]) -> None:
+    # Issue 38: ffplay without a sound device printed ALSA's raw errors and exited 0. An ALSA
+    # configuration without any device makes every machine one without sound.
+    _real_ffplay()
+    env["PATH"] = os.environ["PATH"]
+    no_devices = tmp_path / "asound.conf"
+    no_devices.write_text("", encoding="utf-8")
+    env.update(SDL_AUDIODRIVER="alsa", ALSA_CONFIG_PATH=str(no_devices))
+    done = subprocess.run([sys.executable, "-m", "authoring", "play", str(MISSION), *args],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.splitlines() == [
+        "error: no sound output: ffplay could not open an audio device (Unknown PCM default)",
+        "  hint: connect or enable a sound device (PulseAudio, PipeWire or ALSA), or serve the "
+        "player page and open it on a device with sound: spacealert play MISSION --no-browser"]
+    assert done.stdout == ""  # found out before playing: no clock, no rendering
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_a_device_lost_after_the_probe_is_the_same_message(tmp_path: Path) -> None:
+    # the real run's stderr is read like the probe's: never shown raw, exit 3
+    real = _real_ffplay()
+    site = PlaySite(tmp_path, "index.html", tmp_path / "x.wav", (1000,), 1000, "x")
+    with wave.open(str(site.audio), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(b"\0\0" * 800)
+    no_devices = tmp_path / "asound.conf"
+    no_devices.write_text("", encoding="utf-8")
+    saved = {k: os.environ.get(k) for k in ("SDL_AUDIODRIVER", "ALSA_CONFIG_PATH")}
+    os.environ.update(SDL_AUDIODRIVER="alsa", ALSA_CONFIG_PATH=str(no_devices))
+    try:
+        with pytest.raises(EnvironmentMissingError, match="no sound output"):
+            play_in_terminal(site, io.StringIO(), None, ffplay=real)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 @pytest.fixture
@@ -337,3 +394,32 @@ def test_the_page_served_by_play_loads_and_plays(tmp_path: Path, chromium: Any,
     assert errors.splitlines()[-1] == "interrupted"
     assert not (tmp_path / "ffplay.log").exists()
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@pytest.mark.browser
+def test_no_browser_prints_the_player_address_as_studio_does(
+        tmp_path: Path, chromium: Any, browser_env: dict[str, str]) -> None:
+    # Issue 38: --no-browser meant ffplay in play and "print the address" in studio; now it
+    # means the latter in both, so that a headless user gets the player page's URL
+    child = start([str(MISSION), "--no-browser"], browser_env, stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE)
+    try:
+        assert child.stdout is not None
+        url = child.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith(".html#play")
+        page = chromium.new_page()
+        page.goto(url.removesuffix("#play"))
+        page.wait_for_function("document.getElementById('player').dataset.ready === 'yes'")
+        assert page.get_attribute("#player", "data-view") == "crew"
+        # Issue 38 item 8: no empty "by · licence ·" fields, no "save this folder" (a scratch
+        # folder, removed when play ends)
+        footer = page.text_content("footer") or ""
+        assert " by " not in footer and "licence" not in footer, footer
+        assert "save this folder" not in footer, footer
+        page.close()
+    finally:
+        code, errors = interrupt(child)
+    assert code == 130, errors
+    assert not (tmp_path / "url.txt").exists()  # the browser was not opened
+    assert not (tmp_path / "ffplay.log").exists()  # nor ffplay started
+    assert "serving the player page" in errors

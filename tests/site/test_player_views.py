@@ -41,6 +41,18 @@ def heard(built: BuildResult) -> list[dict[str, Any]]:
     return cues
 
 
+def with_numbers(cues: list[dict[str, Any]], cue: dict[str, Any]) -> str:
+    """A listed cue as the list reads it: the captions' count words that follow it appended
+    ("Data transfer in" + "Five." … "One." → "Data transfer in five, four, three, two, one.")."""
+    after = cues[cues.index(cue) + 1:]
+    counts = []
+    for later in after:
+        if later["kind"] != "count":
+            break
+        counts.append(later["text"].rstrip(".").lower())
+    return f"{cue['text']} {', '.join(counts)}." if counts else str(cue["text"])
+
+
 def page_html(tab: Any) -> str:
     return str(tab.evaluate("document.documentElement.outerHTML"))
 
@@ -81,11 +93,15 @@ def test_author_view_lists_everything_and_is_remembered(tab: Any, server: Previe
     listed = [c for c in heard(built) if c["kind"] in LISTED]
     open_player(tab, server)
     assert tab.get_attribute("#view", "aria-pressed") == "false"
+    asked: list[str] = []
+    tab.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     tab.click("#view")
+    assert asked and "spoils the mission" in asked[0]
     assert tab.get_attribute("#player", "data-view") == "author"
     assert tab.get_attribute("#view", "aria-pressed") == "true"
     texts = tab.eval_on_selector_all("#cues .cue-text", "ns => ns.map(n => n.textContent)")
-    assert texts == [c["text"] for c in listed]
+    assert texts == [with_numbers(heard(built), c) for c in listed]
+    assert any(t.endswith(" in five, four, three, two, one.") for t in texts)
     # the last one-minute warning, worded as the voice speaks it (the default English voice
     # says "Operation will end in", see voices/en.yaml), is on the page in the author view
     last_warning = next(c["text"] for c in reversed(listed)
@@ -102,6 +118,24 @@ def test_author_view_lists_everything_and_is_remembered(tab: Any, server: Previe
     tab.wait_for_function("document.getElementById('player').dataset.ready === 'yes'")
     assert tab.get_attribute("#player", "data-view") == "crew"
     assert tab.locator("#cues li").count() == 0
+    assert tab.problems == []
+
+
+def test_one_tap_does_not_spoil_the_mission(tab: Any, server: PreviewServer,
+                                            built: BuildResult) -> None:
+    # Issue 38 item 9: one tap on "Show every announcement" showed what is still to come
+    listed = [c for c in heard(built) if c["kind"] in LISTED]
+    open_player(tab, server)
+    asked: list[str] = []
+    tab.once("dialog", lambda d: (asked.append(d.type), d.dismiss()))
+    tab.click("#view")
+    assert asked == ["confirm"]
+    assert tab.get_attribute("#player", "data-view") == "crew"
+    assert tab.locator("#cues li").count() == 0
+    assert [c["text"] for c in listed if c["text"] in page_html(tab)] == []
+    # lint's checks name what is to come: on the page for the author, closed (tiny-drill has)
+    assert tab.locator(".lint li").count() >= 1
+    assert not tab.locator(".lint li").first.is_visible()
     assert tab.problems == []
 
 

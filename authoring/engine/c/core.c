@@ -681,7 +681,7 @@ static void attack_plasma(Game *g, Threat *th, int zone, int strength, int shiel
                           int plasmatic) {
     int knock = 0;
     if (th->card[C_EXTERNAL]) {
-        strength += scout_bonus(g, th);
+        if (strength > 0) strength += scout_bonus(g, th); /* an attack of 0 is none (§12.2) */
         if ((flags(th) & F_CARRIER) && pilot_out(g)) strength = strength > 2 ? strength - 2 : 0;
         int absorbed = 0;
         if (shields) {

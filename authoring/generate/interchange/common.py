@@ -54,10 +54,15 @@ class ImportFormatError(InvalidInputError):
 
 #: ANSI colour codes (JSAMG's ``--color-console-text`` wraps every line in them).
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-#: The three lines JSAMG prints before anything else (program and version, build time,
-#: licence), in this order, on every console output (``-p text``, ``-p FlashPlayerCode``).
+#: The lines JSAMG prints before anything else (program and version, build time, licence), in
+#: this order, on every console output (``-p text``, ``-p FlashPlayerCode``). What its source
+#: prints (``MissionGenerator.main``): ``"Java Space Alert Mission Generator - v" + version +
+#: "\nBuild: " + timestamp``, and since 2012 ``+ "\nThis program is free software published
+#: under the GPL v3.0"``; the version and the timestamp come from the jar's pom.properties
+#: (``MavenProperties``) and are empty when it has none (run from compiled classes): "- v" and
+#: "Build: " with nothing after them. Lines are compared stripped, so "Build:" alone matches.
 BANNER = (re.compile(r"^Java Space Alert Mission Generator - v\S*$"),
-          re.compile(r"^Build: .*$"),
+          re.compile(r"^Build:(?: .*)?$"),
           re.compile(r"^This program is free software published under the GPL v[\d.]+$"))
 _LINE_ENDS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines splits
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from authoring.mission.campaign import Campaign
 from authoring.mission.model import Mission
@@ -43,6 +43,9 @@ class PlayerCue:
     text: str
     phase: int
     zone: str = ""  # threats only: red, white, blue or internal
+    #: the cue as the player's list shows it, when it differs from ``text`` (the caption):
+    #: an announcement a countdown follows reads with its numbers (``_with_counts``)
+    listed: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,18 @@ class MissionEntry:
 
     @property
     def difficulty(self) -> str:
-        """Returns the simulated rating's label, else one from threat points and decks."""
+        """Returns the simulated rating's label, else one from threat points and decks (the
+        badge's colour class; the words shown are ``badge``'s)."""
         return self.rating.label if self.rating else difficulty_label(self.mission)
+
+    @property
+    def badge(self) -> str:
+        """The badge's words: the survival of the simulated crew when rated, else the threat
+        load. Two names for two scales: a page that shows both never says "hard" twice for
+        different things."""
+        if self.rating:
+            return f"survived {self.rating.survived} of {self.rating.games}"
+        return f"{THREAT_LOAD[difficulty_label(self.mission)]} threat load"
 
 
 @dataclass(frozen=True)
@@ -140,9 +153,16 @@ class SiteModel:
     pack_download: Download | None = None
     generator: str = "spacealert-authoring"
     campaigns: tuple[CampaignEntry, ...] = ()
+    #: Whether the site's folder is kept (a pack build): only then may the footer tell the
+    #: reader to save it; ``play`` and the studio's test run serve a scratch folder removed
+    #: when they end.
+    kept: bool = True
 
 
 _DECK_WEIGHT = {"white": 0, "mixed": 1, "yellow": 2}
+#: The words of the threat-point scale: how much comes at the crew, not how often it loses
+#: (that is the simulated rating's, told in games survived).
+THREAT_LOAD = {"easy": "light", "moderate": "medium", "hard": "heavy", "extreme": "very heavy"}
 
 
 def threat_points(mission: Mission) -> int:
@@ -186,7 +206,33 @@ def player_cues(timeline: Timeline,
     for start, end, kind, text in heard:
         phase, zone = by_start.get((start, kind), (_phase_at(timeline.phases_ms, start), ""))
         cues.append(PlayerCue(start, max(end, start), kind, text, phase, zone))
-    return tuple(sorted(cues, key=lambda c: (c.start_ms, c.end_ms, c.kind)))
+    return _with_counts(sorted(cues, key=lambda c: (c.start_ms, c.end_ms, c.kind)))
+
+
+#: The cue kind of each spoken number of a countdown ("Five.", "Four." …), heard apart.
+COUNT_KIND = "count"
+
+
+def _with_counts(cues: Sequence[PlayerCue]) -> tuple[PlayerCue, ...]:
+    """Completes the listed text of a cue that a countdown follows with its numbers.
+
+    "Data transfer. Repeat: data transfer in" and "First phase ends in" are followed by the
+    numbers, each a cue of its own (captions show them one by one, as they are heard); the
+    player's list shows only the announcement, which must read whole: "… data transfer in
+    five, four, three, two, one."
+    """
+    done = list(cues)
+    for index, cue in enumerate(done):
+        if cue.kind == COUNT_KIND:
+            continue
+        counts = []
+        for later in done[index + 1:]:
+            if later.kind != COUNT_KIND:
+                break
+            counts.append(later.text.strip().rstrip(".").lower())
+        if counts:
+            done[index] = replace(cue, listed=f"{cue.text.rstrip()} {', '.join(counts)}.")
+    return tuple(done)
 
 
 def _phase_at(phases_ms: Sequence[int], ms: int) -> int:

@@ -51,8 +51,11 @@ def human_size(size: int) -> str:
 
 
 def _cue_data(cue: PlayerCue) -> dict[str, Any]:
-    return {"s": cue.start_ms, "e": cue.end_ms, "k": cue.kind, "t": cue.text, "p": cue.phase,
+    data = {"s": cue.start_ms, "e": cue.end_ms, "k": cue.kind, "t": cue.text, "p": cue.phase,
             "z": cue.zone, "l": cue.kind in LISTED_KINDS}
+    if cue.listed:  # the list's wording, with the countdown's numbers
+        data["w"] = cue.listed
+    return data
 
 
 def _track_data(track: Track, root: str) -> dict[str, Any]:

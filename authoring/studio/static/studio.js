@@ -7,9 +7,10 @@ const $ = (id) => document.getElementById(id);
 const state = {
   file: null, token: null, text: "", savedText: "", data: null, timeline: null,
   problems: [], valid: false, selected: null, undo: [], redo: [], checking: 0, audioOrigin: 0,
-  voice: null,
+  voice: null, zoom: 1,
 };
 const SNAP = 5, FINE = 1;
+const ZOOM_STEP = 1.5, MAX_ZOOM = 8;  // zoom 1 fits the whole mission to the width
 
 function setStatus(text, kind = "") {
   const el = $("status");
@@ -163,19 +164,35 @@ async function listFiles(selected) {
 
 // --- drawing ---------------------------------------------------------------------------------
 
-function renderAll() {
+function renderTimeline() {
   // keyboard users keep their place: the redrawn marker of the selection takes the focus back
   const focused = document.activeElement && document.activeElement.closest
     ? document.activeElement.closest("g.ev") : null;
   drawTimeline($("timeline"), {
     data: state.data, timeline: state.timeline, problems: state.problems,
-    selected: state.selected, onSelect: select, onMove: move, onAddAt: addAt,
+    selected: state.selected, onSelect: select, onMove: move, onAddAt: addAt, zoom: state.zoom,
     snap: (seconds, fine) => Math.round(seconds / (fine ? FINE : SNAP)) * (fine ? FINE : SNAP),
   });
   if (focused && state.selected !== null) {
     const marker = document.querySelector(`g.ev[data-index="${state.selected}"]`);
-    if (marker) marker.focus();
+    if (marker) marker.focus({ preventScroll: true });
   }
+  $("zoom-level").textContent = state.zoom === 1 ? "whole mission" : `×${state.zoom.toFixed(1)}`;
+  $("zoom-out").disabled = state.zoom <= 1;
+  $("zoom-in").disabled = state.zoom >= MAX_ZOOM;
+}
+
+function zoomTo(level) {
+  // zooming keeps the moment in the middle of the view where it was
+  const scroller = $("scroller");
+  const middle = (scroller.scrollLeft + scroller.clientWidth / 2) / Math.max(1, scroller.scrollWidth);
+  state.zoom = Math.min(MAX_ZOOM, Math.max(1, level));
+  renderTimeline();
+  scroller.scrollLeft = middle * scroller.scrollWidth - scroller.clientWidth / 2;
+}
+
+function renderAll() {
+  renderTimeline();
   renderProblems();
   renderCues();
   renderForm();
@@ -335,6 +352,7 @@ async function play(body, origin, label) {
     if (audio.src) URL.revokeObjectURL(audio.src);
     state.audioOrigin = origin;
     audio.src = URL.createObjectURL(blob);
+    audio.hidden = false;  // no empty "0:00 / 0:00" bar before anything has been played
     audio.dataset.label = label;
     $("playing").textContent = label;
     await audio.play();
@@ -358,19 +376,31 @@ function playFrom() {
   play({ from_ms: ms, seconds: 60 }, ms, `from ${clock(Math.floor(ms / 1000))}`);
 }
 
+let ratingJob = null;
+
 async function rate() {
+  // a rating plays hundreds of games (10-45 s): the page shows how far it is and can stop it
   const out = $("rating");
-  out.innerHTML = '<span class="spinner"></span> simulating the crew (G rules)…';
+  const job = Math.random().toString(36).slice(2, 12) + Date.now().toString(36);
+  ratingJob = job;
+  out.replaceChildren();
+  $("rating-progress").textContent = "simulating the crew…";
+  $("rating-run").hidden = false;
   $("rate").disabled = true;
+  const poll = setInterval(async () => {
+    try {
+      const p = await api("GET", `/api/rate/progress?job=${job}`);
+      if (p.running && p.total) {
+        $("rating-progress").textContent =
+          `simulating the crew: ${Math.round(100 * p.done / p.total)} % (${p.done} of ${p.total} games)`;
+      }
+    } catch (error) { /* the answer will say what went wrong */ }
+  }, 400);
   try {
-    const answer = await api("POST", "/api/rate", { text: state.text });
+    const answer = await api("POST", "/api/rate", { text: state.text, job });
     const r = answer.rating;
-    out.textContent = r
-      ? `Difficulty ${r.difficulty} ± ${r.margin} (95 %; ${r.label}; official missions ` +
-        `${r.official_low}–${r.official_high}), survival ${Math.round(r.survival * 100)} % ` +
-        `(${Math.round(r.survival_interval[0] * 100)}–${Math.round(r.survival_interval[1] * 100)} %) ` +
-        `over ${r.games} games (${r.crew} crew).`
-      : answer.note;
+    if (r) showRating(out, r);
+    else out.textContent = answer.note;
     const simulated = answer.problems.filter((p) => !state.problems.some(
       (q) => q.code === p.code && q.message === p.message));
     state.problems = state.problems.concat(simulated);
@@ -378,8 +408,34 @@ async function rate() {
   } catch (error) {
     out.textContent = error.message;
   } finally {
+    clearInterval(poll);
+    ratingJob = null;
+    $("rating-run").hidden = true;
     $("rate").disabled = false;
   }
+}
+
+function showRating(out, r) {
+  // words for the table first ("a careful crew survived 38 of 100 games"), the model's
+  // figures behind a toggle
+  const words = document.createElement("p");
+  words.className = "rating-words";
+  words.textContent = `${r.in_words}: ${r.compared}.`;
+  const more = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = "How this was measured";
+  const detail = document.createElement("p");
+  detail.textContent = `Difficulty ${r.difficulty} ± ${r.margin} of 100 (95 %; official ` +
+    `missions 1–8: ${r.official_low}–${r.official_high}), survival ` +
+    `${Math.round(r.survival * 100)} % (${Math.round(r.survival_interval[0] * 100)}–` +
+    `${Math.round(r.survival_interval[1] * 100)} %) over ${r.games} games; crew model: ${r.crew}.`;
+  more.append(summary, detail);
+  out.replaceChildren(words, more);
+}
+
+function cancelRating() {
+  if (ratingJob) api("POST", "/api/rate/cancel", { job: ratingJob }).catch(() => {});
+  $("rating-progress").textContent = "cancelling…";
 }
 
 async function testRun() {
@@ -418,9 +474,14 @@ async function newMission(form) {
 
 function wire() {
   $("save").addEventListener("click", () => save());
+  $("zoom-in").addEventListener("click", () => zoomTo(state.zoom * ZOOM_STEP));
+  $("zoom-out").addEventListener("click", () => zoomTo(state.zoom / ZOOM_STEP));
+  $("zoom-fit").addEventListener("click", () => zoomTo(1));
+  window.addEventListener("resize", () => { if (state.data) renderTimeline(); });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("rate").addEventListener("click", rate);
+  $("rate-cancel").addEventListener("click", cancelRating);
   $("testrun").addEventListener("click", testRun);
   $("add").addEventListener("click", () => addAt(Math.min(selectedSeconds() + 30, 59 * 60)));
   $("delete").addEventListener("click", () => {

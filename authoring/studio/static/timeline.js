@@ -1,20 +1,20 @@
 // Draws the mission on an SVG timeline: phases as bands, events by lane and zone, the derived
 // cues of the compiled timeline and every spoken cue's heard span (overlaps in red). Events
 // are dragged with the pointer (mouse, pen or finger) and snap to 5 s, or 1 s with Shift.
+// The mission fits the width at zoom 1 (``view.zoom`` multiplies it); markers closer than
+// their width are stacked in rows of their lane, so that none hides another.
 import { clock, parseClock } from "./api.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const LEFT = 84;          // room for the lane labels
 const MARK_W = 34;        // an event marker: wide enough for a finger
-const LANES = {
-  axis: { y: 0, h: 20 },
-  phases: { y: 22, h: 24, label: "phases" },
-  threats: { y: 52, h: 36, label: "threats" },
-  other: { y: 94, h: 36, label: "data · comms" },
-  derived: { y: 136, h: 18, label: "warnings" },
-  heard: { y: 160, h: 14, label: "heard (voice)" },
-};
+const ROW_H = 36;          // one row of event markers
+const ROW_GAP = 4;
+const LANE_GAP = 6;
+const LABELS = { phases: "phases", threats: "threats", other: "data · comms", derived: "warnings",
+  heard: "heard (voice)" };
 const HEARD_ROWS = 3;
+const HEARD_H = 14;
 const ZONE_COLOURS = { red: "#e0474c", white: "#e8e8e8", blue: "#3d8bfd", internal: "#b07ce8" };
 const OTHER = {
   incoming_data: { colour: "#4cc38a", label: "ID" }, data_transfer: { colour: "#2bb6c4", label: "DT" },
@@ -42,6 +42,33 @@ function worstByEvent(problems) {
   return worst;
 }
 
+/** Rows for markers of one lane: each goes into the first row where it overlaps nothing. */
+export function stackRows(xs, width) {
+  const ends = [];
+  return xs.map((left) => {
+    let row = ends.findIndex((end) => end + 2 <= left);
+    if (row < 0) { row = ends.length; ends.push(-Infinity); }
+    ends[row] = left + width;
+    return row;
+  });
+}
+
+function laneLayout(rowsOf) {
+  // lanes top to bottom; the event lanes grow by one row per stacked row
+  const lanes = { axis: { y: 0, h: 20 } };
+  let y = 22;
+  for (const [name, h] of [["phases", 24], ["threats", null], ["other", null], ["derived", 18],
+    ["heard", null]]) {
+    const rows = rowsOf[name] || 1;
+    const height = h !== null ? h : name === "heard"
+      ? HEARD_ROWS * (HEARD_H + 2) : rows * ROW_H + (rows - 1) * ROW_GAP;
+    lanes[name] = { y, h: height, label: LABELS[name], rows };
+    y += height + LANE_GAP;
+  }
+  lanes.bottom = y;
+  return lanes;
+}
+
 export function drawTimeline(svg, view) {
   const { data, timeline, problems, selected, onSelect, onMove, onAddAt, snap } = view;
   svg.replaceChildren();
@@ -50,15 +77,30 @@ export function drawTimeline(svg, view) {
   const events = Array.isArray(data.events) ? data.events : [];
   const endS = Math.max(60, ...phases, ...(timeline ? [timeline.end_ms / 1000] : []),
     ...events.map((e) => parseClock(e && e.at) || 0)) + 15;
-  const avail = (svg.parentElement.clientWidth || 1000) - LEFT - 20;
-  const px = Math.max(1.5, avail / endS);
+  const avail = Math.max(200, (svg.parentElement.clientWidth || 1000) - LEFT - 40);
+  const px = (avail / endS) * Math.max(1, Number(view.zoom) || 1);  // zoom 1: the whole mission
   const x = (s) => LEFT + s * px;
-  const width = x(endS) + 10;
-  const height = LANES.heard.y + HEARD_ROWS * (LANES.heard.h + 2) + 6;
+  // each event's lane and row, stacked where markers would overlap
+  const placed = events.map((event, index) => {
+    const at = parseClock(event && event.at);
+    const kind = kindOf(event);
+    return at === null || !kind ? null : { index, at, kind, lane: kind === "threat" ? "threats" : "other" };
+  });
+  const rowsOf = {};
+  for (const lane of ["threats", "other"]) {
+    const mine = placed.filter((p) => p && p.lane === lane).sort((a, b) => a.at - b.at || a.index - b.index);
+    stackRows(mine.map((p) => x(p.at) - MARK_W / 2), MARK_W).forEach((row, n) => { mine[n].row = row; });
+    rowsOf[lane] = Math.max(1, ...mine.map((p) => p.row + 1));
+  }
+  const LANES = laneLayout(rowsOf);
+  const width = x(endS) + 30;  // room for the last minute's label
+  const labelEvery = [60, 120, 300, 600].find((step) => step * px >= 36) || 600;
+  const height = LANES.bottom;
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.dataset.pxPerSecond = px;
+  svg.dataset.rows = JSON.stringify(rowsOf);
 
   const defs = el("defs", {}, svg);
   const hatch = el("pattern", { id: "hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse",
@@ -71,7 +113,8 @@ export function drawTimeline(svg, view) {
   }
   for (let s = 0; s <= endS; s += 30) {
     el("line", { x1: x(s), x2: x(s), y1: 14, y2: height, class: "tick", "stroke-opacity": s % 60 ? 0.35 : 0.8 }, svg);
-    if (s % 60 === 0) el("text", { x: x(s) + 2, y: 12, class: "tick-label" }, svg).textContent = clock(s);
+    // a label every minute where they fit (a fitted mission on a phone: every 2 or 5 minutes)
+    if (s % labelEvery === 0) el("text", { x: x(s) + 2, y: 12, class: "tick-label" }, svg).textContent = clock(s);
   }
 
   // phases as bands; a phase end with a problem is outlined
@@ -105,8 +148,8 @@ export function drawTimeline(svg, view) {
       let row = rows.findIndex((end) => end <= cue.start_ms);
       if (row < 0) row = HEARD_ROWS - 1;
       rows[row] = Math.max(rows[row], cue.end_ms);
-      const r = el("rect", { x: x(cue.start_ms / 1000), y: LANES.heard.y + row * (LANES.heard.h + 2),
-        width: Math.max(2, (cue.end_ms - cue.start_ms) / 1000 * px), height: LANES.heard.h, rx: 2,
+      const r = el("rect", { x: x(cue.start_ms / 1000), y: LANES.heard.y + row * (HEARD_H + 2),
+        width: Math.max(2, (cue.end_ms - cue.start_ms) / 1000 * px), height: HEARD_H, rx: 2,
         class: `cue${cue.event !== null ? " event-cue" : ""}${cue.overlap ? " overlap" : ""}`,
         "data-event": cue.event ?? "", "data-cue": cue.index }, svg);
       el("title", {}, r).textContent =
@@ -118,11 +161,11 @@ export function drawTimeline(svg, view) {
   // events
   const worst = worstByEvent(problems);
   events.forEach((event, index) => {
-    const at = parseClock(event && event.at);
-    const kind = kindOf(event);
-    if (at === null || !kind) return;
+    const place = placed[index];
+    if (!place) return;
+    const { at, kind } = place;
     const body = event[kind] || {};
-    const lane = kind === "threat" ? LANES.threats : LANES.other;
+    const lane = { y: LANES[place.lane].y + place.row * (ROW_H + ROW_GAP), h: ROW_H };
     if (kind === "comms_down" && Number(body.seconds) > 0) {
       el("rect", { x: x(at), y: lane.y + lane.h - 8, width: body.seconds * px, height: 8,
         class: "comms-span" }, svg);
@@ -133,7 +176,7 @@ export function drawTimeline(svg, view) {
     if (index === selected) classes.push("selected");
     if (worst.has(index)) classes.push(`has-${worst.get(index)}`);
     const g = el("g", { class: classes.join(" "), "data-index": index, "data-kind": kind,
-      "data-at": event.at, "data-zone": body.zone || "", transform: `translate(${x(at)},${lane.y})`,
+      "data-at": event.at, "data-zone": body.zone || "", "data-row": place.row, transform: `translate(${x(at)},${lane.y})`,
       tabindex: 0, role: "button" }, svg);
     const colour = kind === "threat" ? ZONE_COLOURS[body.zone] || "#888" : OTHER[kind].colour;
     el("rect", { x: -MARK_W / 2, y: 0, width: MARK_W, height: lane.h, rx: 5, fill: colour }, g);
@@ -169,7 +212,8 @@ function dragging(svg, g, { index, at, px, endS, snap, onSelect, onMove }) {
   g.addEventListener("pointerdown", (e) => {
     startX = e.clientX; moved = false; target = at;
     g.setPointerCapture(e.pointerId);
-    e.preventDefault();
+    e.preventDefault();  // no text selection, no scrolling: but then no focus either, so
+    g.focus({ preventScroll: true });  // the arrow keys move what was clicked (studio.md)
   });
   g.addEventListener("pointermove", (e) => {
     if (startX === null) return;
