@@ -17,6 +17,7 @@ import pytest
 from authoring._resources import data_dir
 from authoring.mission import load_mission
 from authoring.simulation.calibration import (
+    CALIBRATION_GAMES,
     CREW_SETTINGS,
     DEFAULT_CREW,
     OFFICIAL,
@@ -77,7 +78,8 @@ def test_prose_does_not_count_but_code_does(tmp_path: Path) -> None:
 
 def test_a_stored_rating_replays_to_the_digit() -> None:
     mission = load_mission(data_dir("missions") / "official" / "mission-1.yaml")
-    rated = rate(simulate_with(mission, CREW_SETTINGS["heuristic"], jobs=1))
+    rated = rate(simulate_with(mission, {**CREW_SETTINGS["heuristic"],
+                                         "games": CALIBRATION_GAMES}, jobs=1))
     stored = load()["crews"]["heuristic"]
     assert rated.value == stored["ratings"]["mission-1"], RECOMPUTE
     assert rated.margin == stored["tracks"]["mission-1"]["hands"]["margin"], RECOMPUTE
