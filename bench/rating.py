@@ -1,7 +1,8 @@
 """Measures a difficulty rating: ``lint --select G103`` on Mission 1 with its default settings.
 
-Run ``python bench/rating.py`` from the repository root. The goal (issue 13, ratings): G103 rates a
-10-minute mission from >= 500 games in <= 10 s on 2 cores, with a 95 % interval. Each run lints
+Run ``python bench/rating.py`` from the repository root. The goal (issue 35, ratings that
+converge): G103 rates Mission 1 from 500 games in <= 45 s on 2 cores, with a 95 % interval,
+with the crews' search run to local optima. Each run lints
 the mission file from scratch (a new simulation: the cache of recent runs is cleared) through
 the linter the CLI uses, with G103's defaults (the default crew, every core: ``--jobs``
 overrides). Figures are medians of ``--repeat`` runs: wall-clock seconds and CPU seconds of
