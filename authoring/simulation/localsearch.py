@@ -43,8 +43,6 @@ from authoring.engine.hands import Hands
 from authoring.engine.levels import get_level
 from authoring.engine.log import Result
 from authoring.engine.plan import (
-    FIRST_MASK,
-    SECOND_SHIFT,
     SLOTS,
     Action,
     CrewPlan,
@@ -62,7 +60,7 @@ from authoring.simulation.moves import (
     alphabet,
     fix_heroics,
     is_heroic,
-    merged,
+    join_or_split,
 )
 
 Rows = list[list[int]]
@@ -110,30 +108,6 @@ def _decoded(codes: tuple[int, ...]) -> tuple[Action, ...]:
     return tuple(decode(c) for c in codes)
 
 
-def _join_or_split(row: list[int], i: int, turns: int) -> bool:
-    """Plays the cards of slots i and i+1 as one double action (the later cards one slot
-    earlier), or splits a double action over two slots (the later ones one slot later, cut at
-    ``turns``); False when neither applies (``moves.Mover`` makes the same change)."""
-    code = row[i]
-    if code in _DOUBLE_SET:
-        row[i] = code & FIRST_MASK
-        row.insert(i + 1, (code >> SECOND_SHIFT) & 15)
-        del row[turns:]
-        row.extend([EMPTY] * (SLOTS - len(row)))
-        return True
-    if i + 1 < turns:
-        joined = merged(code, row[i + 1])
-        if joined is not None:
-            row[i] = joined
-            del row[i + 1]
-            row.append(EMPTY)
-            return True
-    return False
-
-
-_DOUBLE_SET = frozenset(DOUBLES)
-
-
 def block_size(cards: Sequence[int]) -> int:
     """The neighbours of one crew member and slot (``neighbour``)."""
     return len(cards) + _SWAPS + _SHIFTS + _EXTRA + _WITH
@@ -178,7 +152,7 @@ def neighbour(plan: Rows, k: int, *, cards: Sequence[int], first: int, turns: in
         return out if row != plan[member] else None
     within -= _SHIFTS
     if within == 2:
-        return out if doubles and _join_or_split(row, slot, turns) else None
+        return out if doubles and join_or_split(row, slot, turns) else None
     if within == 0:  # a delay
         row.insert(slot, EMPTY)
         row.pop()

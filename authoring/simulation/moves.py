@@ -79,6 +79,27 @@ def merged(first: int, second: int) -> int | None:
     return code if code in _DOUBLE_SET else None
 
 
+def join_or_split(row: list[int], i: int, turns: int) -> bool:
+    """Plays the cards of slots i and i+1 as one double action (the later cards one slot
+    earlier), or splits a double action over two slots (the later cards one slot later, cut
+    at ``turns``); returns False when neither applies."""
+    code = row[i]
+    if code in _DOUBLE_SET:
+        row[i] = code & FIRST_MASK
+        row.insert(i + 1, second_kind(code))
+        del row[turns:]
+        row.extend([EMPTY] * (SLOTS - len(row)))
+        return True
+    if i + 1 < turns:
+        joined = merged(code, row[i + 1])
+        if joined is not None:
+            row[i] = joined
+            del row[i + 1]
+            row.append(EMPTY)
+            return True
+    return False
+
+
 def fix_heroics(row: list[int], keep: int) -> None:
     """Downgrades every heroic card of a row but one: the one in slot ``keep`` if heroic."""
     heroic = [j for j, code in enumerate(row) if is_heroic(code)]
@@ -183,26 +204,6 @@ class Mover:
             return self.rng.choice(DOUBLES)
         return self.rng.choice(_WEIGHTED)
 
-    def _join_or_split(self, row: list[int], i: int) -> bool:
-        """Plays the cards of turns i and i+1 as one double action (the later cards one turn
-        earlier), or splits a double action over two turns (the later cards one turn later);
-        returns False when neither applies."""
-        code = row[i]
-        if code in _DOUBLE_SET:
-            row[i] = code & FIRST_MASK
-            row.insert(i + 1, second_kind(code))
-            del row[self.turns:]
-            row.extend([EMPTY] * (SLOTS - len(row)))
-            return True
-        if i + 1 < self.turns:
-            joined = merged(code, row[i + 1])
-            if joined is not None:
-                row[i] = joined
-                del row[i + 1]
-                row.append(EMPTY)
-                return True
-        return False
-
     def propose(self, plan: Slots) -> Slots:
         """Returns a changed copy of the plan (the original is left as it was)."""
         rng = self.rng
@@ -217,7 +218,7 @@ class Mover:
                       insert=rng.random() < 0.5):
                 fix_heroics(row, i)
                 return new
-        if self.doubles and rng.random() < 0.15 and self._join_or_split(row, i):
+        if self.doubles and rng.random() < 0.15 and join_or_split(row, i, self.turns):
             return new
         roll = rng.random()
         two = len(self.free) > 1
