@@ -36,6 +36,7 @@ def test_simulate_and_the_studio_write_one_rating(monkeypatch: pytest.MonkeyPatc
     assert set(studio) <= set(cli)
     assert {key: cli[key] for key in studio} == studio
     assert studio["in_words"].startswith("A careful crew survived ")
+    assert studio["search"]["crew"] == "planner" and "styles" in studio["search"]
     # the names scripts read before, kept beside the one form
     assert cli["difficulty_margin"] == studio["margin"]
     assert cli["official_range"] == [studio["official_low"], studio["official_high"]]

@@ -96,7 +96,8 @@ class Checker:
 
         ``progress`` is told the games played; it raises ``RatingCancelled`` to stop.
         """
-        from authoring.simulation.montecarlo import reporting
+        from authoring.simulation import rating as rating_module
+        from authoring.simulation.montecarlo import reporting, search_settings
         from authoring.simulation.rating import rate_mission, rating_json
 
         doc = parse_document(text, display)
@@ -116,8 +117,11 @@ class Checker:
         except RatingCancelled:
             return {"valid": True, "problems": [], "rating": None, "cancelled": True,
                     "note": "rating cancelled"}
+        # the search that made it, as simulate --json says it (rate_mission's settings)
+        rated = None if rating is None else {
+            **rating_json(rating), "search": search_settings(rating_module.DEFAULT_SETTINGS)}
         return {"valid": True, "problems": [problem_json(p) for p in simulated],
-                "rating": None if rating is None else rating_json(rating), "note": note}
+                "rating": rated, "note": note}
 
 
 def event_of(problem: Problem) -> int | None:
