@@ -111,13 +111,14 @@ def test_the_c_core_builds_the_same_bytes_and_goes_stale_with_its_source(
     engine = _fake_package(tmp_path, monkeypatch)
     (engine / "c").mkdir()
     sources = Path(_native.PACKAGE_DIR) / "engine" / "c"
-    for name in ("core.c", "hands.c", "hands.h"):
+    for name in ("core.c", "core.h", "hands.c", "hands.h", "search.c"):
         shutil.copyfile(sources / name, engine / "c" / name)
     assert _native.c_status() == "not built"
     assert _native.build_c(compiler) == 0
     assert _native.c_status() is None
     library = ctypes.CDLL(_native.c_library())  # every source is in the one library
     assert library.sa_abi() > 0 and library.sa_hands_abi() > 0
+    assert hasattr(library, "sa_search")  # the crews' plan search, search.c
     assert _native.describe().startswith("engine core: c (C library, gcc); mypyc core not built")
     first = Path(_native.c_library()).read_bytes()
     assert _native.build_c(compiler) == 0  # up to date: nothing to do
@@ -126,7 +127,7 @@ def test_the_c_core_builds_the_same_bytes_and_goes_stale_with_its_source(
     assert _native.c_status() == "incomplete build"
     assert _native.build_c(compiler) == 0
     assert Path(_native.c_library()).read_bytes() == first  # deterministic
-    for name in ("hands.h", "hands.c"):  # any source or header, not only core.c
+    for name in ("hands.h", "hands.c", "search.c", "core.h"):  # any source or header
         original = (engine / "c" / name).read_bytes()
         (engine / "c" / name).write_bytes(original + b"\n")
         assert _native.c_status() == "out of date"
