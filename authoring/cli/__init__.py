@@ -49,7 +49,7 @@ COMMANDS: dict[str, Command] = {
                      "options and examples."),
     "render": Command("render", "Render a playable soundtrack: synthesized voice, sound "
                       "effects, one mixed file."),
-    "voices": Command("voices", "List, check and inspect the voices.", group=True),
+    "voices": Command("voices", "List, check and inspect the voices; make clip packs.", group=True),
     "simulate": Command("simulate", "Play a mission many times with a crew model: survival, "
                         "scores, killers, damage."),
     "resolve": Command("resolve", "Resolve a crew plan against a mission: turn-by-turn log, "
