@@ -5,8 +5,9 @@ seed the game will be resolved with, so it rates each candidate plan on the one 
 (exact, no expectation) and never has to guess what the soundtrack will announce. It starts
 from the plan the planning crew makes for the same game, phase by phase (``builds_on``), and
 only keeps a plan that does at least as well on the real draw: on every game it is never worse
-than the planner. What it adds is information, not a perfect search: a few heuristic styles,
-one card-by-card sweep and a few hundred neighbour plans. It is **not an upper bound** —
+than the planner. What it adds is information, not a perfect search: the planner's plan and a
+few heuristic styles, each descended to a local optimum on the real draw. It is **not an upper
+bound** —
 ``bench/bound.py`` measures how often a long ``solve`` of the same draw beats it, and by how
 much (docs/simulation.md). It was called ``omniscient`` before; that name still selects it.
 """

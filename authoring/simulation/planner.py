@@ -1,14 +1,16 @@
-"""The planning crew: the solver's local search, phase by phase, on the crew's own picture.
+"""The planning crew: descent to local optima, phase by phase, on the crew's own picture.
 
 A table that thinks ahead: at the end of each phase (``horizon.plan_by_phase``) it pictures
-the board with the threats announced so far, lets ``styles`` heuristic crews plan it, keeps
-the best and improves it for ``iterations`` neighbour evaluations with the solver's moves
-(``localsearch.PlanSearch``). Plans are rated by the engine on ``seeds`` damage-token seeds
-of the crew's own (a table cannot know the real draw). Heroic actions are allowed where the
-rule level has them.
+the board with the threats announced so far, lets ``styles`` heuristic crews plan it, and
+improves each of those plans (and the previous phase's sketch) until no single change helps
+(``localsearch.PlanSearch.run``, in C when it is built); the best of them is its plan. Plans
+are rated by the engine on ``seeds`` damage-token seeds of the crew's own (a table cannot
+know the real draw). Heroic actions are allowed where the rule level has them.
 
-The budget is small on purpose: G103 rates a mission from 500 games of this crew in a few
-seconds (bench/rating.py). It models foresight and a shared plan, not a crew's mistakes.
+``styles`` is the search's budget: more starts find better plans (bench/convergence.py);
+``iterations`` only guards each descent. The calibrated 4 starts rate a mission from 500
+games in about 43 s on two cores (bench/rating.py). It models foresight and a shared plan,
+not a crew's mistakes.
 """
 
 from __future__ import annotations
