@@ -15,11 +15,11 @@ self-check modules and the two mission modules they run (timeline, heard) are co
 and up to date (1.4x fewer CPU seconds a mission, the same bytes: tests/generate/
 test_native_generator.py compares both on every profile).
 
-The C engine core (``c_target``): every C source of ``authoring/engine/c/`` (``core.c``, a
+The C engine core (``c_target``): every C source of ``authoring/engine/cores/c/`` (``core.c``, a
 port of the game loop in C11; ``hands.c``, the action-card projection) is compiled by the same
 command with gcc into one shared library in ``authoring/_engine_c/``, loaded with ctypes by
-``authoring/engine/ccore.py`` and ``authoring/engine/chands.py``; it needs no Python headers
-and no mypyc.
+``authoring/engine/cores/ccore.py`` and ``authoring/engine/cores/chands.py``; it needs no
+Python headers and no mypyc.
 
 This module only looks at files (no engine import), so ``spacealert --version`` can tell which
 core runs without loading either. ``.ci/setup`` runs the build.
@@ -47,15 +47,16 @@ ABI = EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 # headers needed).
 C_NAME = "_engine_c"
 C_DIR = os.path.join(PACKAGE_DIR, C_NAME)
-C_SOURCE_DIR = os.path.join(ENGINE_DIR, "c")
+C_SOURCE_DIR = os.path.join(ENGINE_DIR, "cores", "c")
 C_LIBRARY_NAME = "libspacealert_core.so"
 # -O2 as the issue asks; no -march=native, so that a build is the same on every x86-64 machine.
 C_FLAGS = ("-std=c11", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra")
 
 # The modules of authoring/engine that run inside a game (relative paths without ``.py``).
-COMPILED = ("ship", "state", "draws", "damage", "weapons", "actions", "threats/abilities",
-            "threats/cards", "levels", "game", "scoring", "notation", "campaign", "evaluator",
-            "hands")
+COMPILED = ("rules/ship", "rules/state", "rules/draws", "rules/damage", "rules/weapons",
+            "rules/actions", "rules/threats/abilities", "rules/threats/cards", "rules/levels",
+            "rules/game", "rules/scoring", "rules/notation", "rules/campaign", "rules/hands",
+            "odds/value", "odds/evaluator")
 # The generator's: relative to authoring/, so that the mission modules it runs come along.
 GENERATOR_NAME = "_generate_native"
 GENERATOR_COMPILED = ("generate/generator", "generate/placement", "generate/threats",
@@ -80,7 +81,7 @@ class Target:
 
 def engine_target() -> Target:
     """The engine's build (read at call time: tests point the folders elsewhere)."""
-    target = Target("engine", ENGINE_DIR, "authoring.engine", NATIVE_NAME, COMPILED, "game",
+    target = Target("engine", ENGINE_DIR, "authoring.engine", NATIVE_NAME, COMPILED, "rules/game",
                     (ENGINE_DIR,))
     target.native_dir, target.stamp = NATIVE_DIR, STAMP
     return target
@@ -287,7 +288,8 @@ def build(*, quiet: bool = False) -> int:
 
 
 def build_c(compiler: str, *, quiet: bool = False) -> int:
-    """Compiles every ``authoring/engine/c/*.c`` into the C core's library; returns 0 or 70."""
+    """Compiles every ``authoring/engine/cores/c/*.c`` into the C core's library; returns 0
+    or 70."""
     import subprocess
 
     if c_status() is None:

@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from authoring.engine import Plan  # noqa: E402
 from authoring.engine.cores import resolve_batch  # noqa: E402
-from authoring.engine.levels import get_level  # noqa: E402
-from authoring.engine.log import Result  # noqa: E402
+from authoring.engine.rules.levels import get_level  # noqa: E402
+from authoring.engine.rules.log import Result  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.simulation.calibration import CREW_SETTINGS  # noqa: E402
 from authoring.simulation.dealing import crew_labels, hands_modelled  # noqa: E402

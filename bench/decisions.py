@@ -13,7 +13,7 @@ crew, 200 games, seed 0) under each choice and prints survival and difficulty wi
   instead of the box's counts;
 - ``free play``: no hands at all (any action in any turn).
 
-Every variant deals through the reference ``authoring/engine/hands.py`` (the same deals as
+Every variant deals through the reference ``authoring/engine/rules/hands.py`` (the same deals as
 the native build, which cannot be changed from here), in this process. Run from the
 repository root: ``python bench/decisions.py [MISSION] [--games N] [--crew C]``.
 """
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from authoring.engine import cores  # noqa: E402
-from authoring.engine import hands as reference  # noqa: E402
+from authoring.engine.rules import hands as reference  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.simulation import dealing, heuristic  # noqa: E402
 from authoring.simulation.montecarlo import simulate  # noqa: E402

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from authoring._native import describe  # noqa: E402
-from authoring.engine import Plan, Setup, ccore, make_setup, parse_plan, resolve  # noqa: E402
-from authoring.engine.cores import PYTHON, C, available, get_core  # noqa: E402
+from authoring.engine import Plan, Setup, make_setup, parse_plan, resolve  # noqa: E402
+from authoring.engine.cores import PYTHON, C, available, ccore, get_core  # noqa: E402
 from tests.engine.strategies import random_plan, random_setup  # noqa: E402
 
 L5_SETUP = make_setup([(1, "blue", "E1-09"), (3, "red", "SE2-03"), (4, "internal", "SI2-01"),

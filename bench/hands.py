@@ -28,11 +28,11 @@ sys.path.insert(0, str(ROOT))
 from array import array  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from authoring.engine import chands, make_crew_plan  # noqa: E402
-from authoring.engine import hands as reference  # noqa: E402
-from authoring.engine.cores import NATIVE, available, module  # noqa: E402
-from authoring.engine.hands import Hands, mission_events  # noqa: E402
-from authoring.engine.plan import CrewPlan  # noqa: E402
+from authoring.engine import make_crew_plan  # noqa: E402
+from authoring.engine.cores import NATIVE, available, chands, module  # noqa: E402
+from authoring.engine.rules import hands as reference  # noqa: E402
+from authoring.engine.rules.hands import Hands, mission_events  # noqa: E402
+from authoring.engine.rules.plan import CrewPlan  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.simulation.montecarlo import simulate  # noqa: E402
 

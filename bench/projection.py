@@ -2,7 +2,7 @@
 
 ``python bench/projection.py`` prints, per official mission (default 1, 4 and 7), what one
 ``deal_project`` costs on the neighbours of a playable plan, the search's actual inputs
-(``authoring/engine/c/search.c``, ``descend``): a few boards are drawn with hands
+(``authoring/engine/cores/c/search.c``, ``descend``): a few boards are drawn with hands
 (``montecarlo.draw_game``, the first phase's knowledge as the crews plan it), each is searched
 once as the crews search it (``PlanSearch.run``: heuristic starts laying their cards from the
 hands, each descended to a local optimum over ``localsearch.neighbour``) in Python, which
@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from authoring._native import c_library  # noqa: E402
-from authoring.engine import chands  # noqa: E402
-from authoring.engine import hands as reference  # noqa: E402
-from authoring.engine.hands import Hands  # noqa: E402
+from authoring.engine.cores import chands  # noqa: E402
+from authoring.engine.rules import hands as reference  # noqa: E402
+from authoring.engine.rules.hands import Hands  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.simulation import montecarlo  # noqa: E402
 from authoring.simulation.dealing import playable_for  # noqa: E402

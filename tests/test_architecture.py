@@ -127,3 +127,34 @@ def test_relative_imports_resolve_from_the_package_in_init_files() -> None:
     for rel in (Path("authoring/audio/__init__.py"), Path("authoring/audio/render.py")):
         assert _imports_in(source, rel) == [
             (1, "authoring.engine"), (2, "authoring.audio.voice"), (3, "authoring.audio.mixer")]
+
+
+#: The engine's rooms (docs/architecture.md, "The engine's rooms"): for each, the rooms of
+#: ``authoring.engine`` it may import. The rules know nothing of odds or cores; the odds and
+#: the cores are built on the rules; ``errors`` and ``data`` are shared by all.
+ROOMS: dict[str, set[str]] = {
+    "rules": {"rules", "errors"},
+    "odds": {"odds", "rules", "errors"},
+    "cores": {"cores", "odds", "rules", "errors"},
+    "errors": set(),
+}
+
+
+def test_the_engine_rooms_point_downwards() -> None:
+    engine = PACKAGE / "engine"
+    violations: list[str] = []
+    for path in sorted(engine.rglob("*.py")):
+        rel = path.relative_to(engine)
+        if rel == Path("__init__.py"):
+            continue  # the engine's public names, gathered from every room
+        room = rel.parts[0].removesuffix(".py")
+        allowed = ROOMS.get(room)
+        assert allowed is not None, f"{path}: a module outside the rooms; add it to ROOMS"
+        for lineno, module in _imports(path):
+            if not module.startswith("authoring.engine"):
+                continue
+            target = module.split(".")[2] if module.count(".") >= 2 else ""
+            if target not in allowed:
+                violations.append(f"{rel}:{lineno}: {room} imports authoring.engine"
+                                  f"{'.' + target if target else ''}")
+    assert violations == []

@@ -8,7 +8,7 @@ import pytest
 
 from authoring._resources import data_dir
 from authoring.engine import Plan, make_crew_plan, setup_from_mission
-from authoring.engine.hands import check, mission_events, playable
+from authoring.engine.rules.hands import check, mission_events, playable
 from authoring.mission import load_mission
 from authoring.simulation.dealing import deal_for
 from authoring.simulation.heuristic import HeuristicCrew

@@ -17,22 +17,24 @@ from authoring import _native
 
 
 def test_imports_of_compiled_modules_point_at_the_native_package() -> None:
-    source = ("from authoring.engine import actions, damage\n"
-              "from authoring.engine.state import ThreatState\n"
-              "from authoring.engine.plan import Plan\n"
-              "from authoring.engine.threats import abilities\n"
-              "    from authoring.engine.notation import notation\n"
-              "from authoring.engine.setup import (\n    Setup,\n)\n")
+    source = ("from authoring.engine.rules import actions, damage\n"
+              "from authoring.engine.rules.state import ThreatState\n"
+              "from authoring.engine.rules.plan import Plan\n"
+              "from authoring.engine.rules.threats import abilities\n"
+              "    from authoring.engine.rules.notation import notation\n"
+              "from authoring.engine.odds.evaluator import fold\n"
+              "from authoring.engine.rules.setup import (\n    Setup,\n)\n")
     assert _native.redirect_imports(source, "x.py") == (
-        "from authoring._engine_native import actions, damage\n"
-        "from authoring._engine_native.state import ThreatState\n"
-        "from authoring.engine.plan import Plan\n"
-        "from authoring._engine_native.threats import abilities\n"
-        "    from authoring._engine_native.notation import notation\n"
-        "from authoring.engine.setup import (\n    Setup,\n)\n")
+        "from authoring._engine_native.rules import actions, damage\n"
+        "from authoring._engine_native.rules.state import ThreatState\n"
+        "from authoring.engine.rules.plan import Plan\n"
+        "from authoring._engine_native.rules.threats import abilities\n"
+        "    from authoring._engine_native.rules.notation import notation\n"
+        "from authoring._engine_native.odds.evaluator import fold\n"
+        "from authoring.engine.rules.setup import (\n    Setup,\n)\n")
 
 
-@pytest.mark.parametrize("line", ["from authoring.engine import actions, plan",
+@pytest.mark.parametrize("line", ["from authoring.engine.rules import actions, plan",
                                   "from authoring.engine import (actions,"])
 def test_an_import_the_build_cannot_redirect_is_refused(line: str) -> None:
     with pytest.raises(ValueError, match=r"x\.py:2: expected"):
@@ -53,7 +55,7 @@ def _fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(_native, "NATIVE_DIR", str(tmp_path / "native"))
     monkeypatch.setattr(_native, "STAMP", str(tmp_path / "native" / "build.txt"))
     monkeypatch.setattr(_native, "C_DIR", str(tmp_path / "c-core"))
-    monkeypatch.setattr(_native, "C_SOURCE_DIR", str(engine / "c"))
+    monkeypatch.setattr(_native, "C_SOURCE_DIR", str(engine / "cores" / "c"))
     return engine
 
 
@@ -66,7 +68,8 @@ def test_status_says_not_built_then_out_of_date_then_incomplete(
     stamp = tmp_path / "native" / "build.txt"
     stamp.write_text(f"{_native.source_digest()} {_native.ABI}\n", encoding="utf-8")
     assert _native.status() == "incomplete build"  # the stamp without the modules
-    (tmp_path / "native" / f"game{_native.ABI}").write_bytes(b"")
+    (tmp_path / "native" / "rules").mkdir()
+    (tmp_path / "native" / "rules" / f"game{_native.ABI}").write_bytes(b"")
     assert _native.status() is None
     stamp.write_text(f"{_native.source_digest()} .cpython-39-x.so\n", encoding="utf-8")
     assert _native.status() == "built for another Python"
@@ -109,10 +112,10 @@ def test_the_c_core_builds_the_same_bytes_and_goes_stale_with_its_source(
     if compiler is None:
         pytest.skip("no C compiler")
     engine = _fake_package(tmp_path, monkeypatch)
-    (engine / "c").mkdir()
-    sources = Path(_native.PACKAGE_DIR) / "engine" / "c"
-    for name in ("core.c", "core.h", "hands.c", "hands.h", "search.c"):
-        shutil.copyfile(sources / name, engine / "c" / name)
+    (engine / "cores" / "c").mkdir(parents=True)
+    sources = Path(_native.PACKAGE_DIR) / "engine" / "cores" / "c"
+    for name in ("codes.h", "core.c", "core.h", "hands.c", "hands.h", "search.c"):
+        shutil.copyfile(sources / name, engine / "cores" / "c" / name)
     assert _native.c_status() == "not built"
     assert _native.build_c(compiler) == 0
     assert _native.c_status() is None
@@ -127,13 +130,14 @@ def test_the_c_core_builds_the_same_bytes_and_goes_stale_with_its_source(
     assert _native.c_status() == "incomplete build"
     assert _native.build_c(compiler) == 0
     assert Path(_native.c_library()).read_bytes() == first  # deterministic
-    for name in ("hands.h", "hands.c", "search.c", "core.h"):  # any source or header
-        original = (engine / "c" / name).read_bytes()
-        (engine / "c" / name).write_bytes(original + b"\n")
+    for name in ("hands.h", "hands.c", "search.c", "core.h", "codes.h"):  # any source or header
+        original = (engine / "cores" / "c" / name).read_bytes()
+        (engine / "cores" / "c" / name).write_bytes(original + b"\n")
         assert _native.c_status() == "out of date"
-        (engine / "c" / name).write_bytes(original)
+        (engine / "cores" / "c" / name).write_bytes(original)
         assert _native.c_status() is None
-    (engine / "c" / "core.c").write_text("int broken(void) { return }\n", encoding="utf-8")
+    core_c = engine / "cores" / "c" / "core.c"
+    core_c.write_text("int broken(void) { return }\n", encoding="utf-8")
     assert _native.c_status() == "out of date"
     assert _native.build_c(compiler) == 70
     assert "c core: the build failed" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from typing import Any
 import typer
 
 from authoring.engine import Plan, parse_plan, parse_repairs, setup_from_mission
-from authoring.engine.campaign import (
+from authoring.engine.rules.campaign import (
     CampaignResult,
     format_campaign,
     resolve_campaign,

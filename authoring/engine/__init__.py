@@ -11,22 +11,29 @@ Typical use::
 
 from __future__ import annotations
 
-from authoring.engine.campaign import (
+from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
+from authoring.engine.odds.estimate import Estimate, estimate
+from authoring.engine.odds.exact import ExactOutcome, Odds, exact_outcome
+from authoring.engine.rules.campaign import (
     CampaignResult,
     CarryOver,
     format_campaign,
     parse_repairs,
     resolve_campaign,
 )
-from authoring.engine.errors import EngineError, NotationError, PlanError, SetupError
-from authoring.engine.estimate import Estimate, estimate
-from authoring.engine.exact import ExactOutcome, Odds, exact_outcome
-from authoring.engine.game import Game, initial_state, resolve, resolve_mission
-from authoring.engine.levels import LEVELS, RuleLevel, get_level
-from authoring.engine.log import LogEntry, Result, Score, ThreatOutcome, format_result
-from authoring.engine.notation import notation, parse_notation
-from authoring.engine.plan import Action, CrewPlan, Plan, make_crew_plan, parse_action, parse_plan
-from authoring.engine.setup import Setup, ThreatEvent, make_setup, setup_from_mission
+from authoring.engine.rules.game import Game, initial_state, resolve, resolve_mission
+from authoring.engine.rules.levels import LEVELS, RuleLevel, get_level
+from authoring.engine.rules.log import LogEntry, Result, Score, ThreatOutcome, format_result
+from authoring.engine.rules.notation import notation, parse_notation
+from authoring.engine.rules.plan import (
+    Action,
+    CrewPlan,
+    Plan,
+    make_crew_plan,
+    parse_action,
+    parse_plan,
+)
+from authoring.engine.rules.setup import Setup, ThreatEvent, make_setup, setup_from_mission
 
 __all__ = [
     "LEVELS",

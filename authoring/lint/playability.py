@@ -38,7 +38,7 @@ def card_problems(doc: Document | None, mission: Mission) -> list[Problem]:
     """M005 problems at each offending ``card:`` value (1:1 without a document)."""
     if all(threat.card is None for threat in mission.threats()):
         return []  # nothing pinned, nothing to deal wrong (and no engine to load)
-    from authoring.engine.setup import pinned_card_problems
+    from authoring.engine.rules.setup import pinned_card_problems
 
     found = []
     for index, message in pinned_card_problems(mission):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from authoring._files import write_atomic
-from authoring.engine.ship import TOKEN_NAMES
+from authoring.engine.rules.ship import TOKEN_NAMES
 from authoring.mission.campaign import Campaign
 from authoring.render.env import make_environment
 from authoring.render.pdf import html_to_pdf

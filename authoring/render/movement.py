@@ -14,10 +14,10 @@ import random
 from collections.abc import Mapping, Sequence
 
 from authoring.engine import Plan, make_crew_plan
-from authoring.engine.game import Game, initial_state
-from authoring.engine.setup import Setup, ThreatEvent
-from authoring.engine.state import ACTIVE_THREAT, PENDING, SURVIVED, ThreatState
-from authoring.engine.trajectories import Trajectory, get_trajectory
+from authoring.engine.rules.game import Game, initial_state
+from authoring.engine.rules.setup import Setup, ThreatEvent
+from authoring.engine.rules.state import ACTIVE_THREAT, PENDING, SURVIVED, ThreatState
+from authoring.engine.rules.trajectories import Trajectory, get_trajectory
 
 #: Square number -> the turn the threat lands on or passes it (absent: not reached); the
 #: squares it stands on at the end of a turn are there too, as negative keys (``-square``),

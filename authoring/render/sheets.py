@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from authoring.engine.errors import EngineError
-from authoring.engine.setup import ThreatEvent
-from authoring.engine.trajectories import TRAJECTORIES
+from authoring.engine.rules.setup import ThreatEvent
+from authoring.engine.rules.trajectories import TRAJECTORIES
 from authoring.errors import UsageError
 from authoring.mission.model import Announcement, CommsDown, Mission, Threat, event_key
 from authoring.mission.timeline import Cue, compile_timeline

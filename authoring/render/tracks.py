@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
+from authoring.engine.rules.trajectories import DISTANCE, TRAJECTORIES
 
 LONGEST = max(board.length for board in TRAJECTORIES.values())
 LAST_MOVE_TURN = 13  # the closing step moves every threat once more (docs/rules.md §6)

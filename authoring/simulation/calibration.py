@@ -9,14 +9,16 @@ crew, the ratings of missions 1-8 (the scale) and of the tutorial simulations, e
 
 ``python -m authoring.simulation.calibration`` recomputes the file (all three crews, the
 tutorial simulations and missions 1-8, with dealt hands, in free play and on a second seed;
-over an hour on two cores) and prints the README's table. The file stores a checksum
-of what its figures depend on (``inputs_checksum``: the engine's rule modules, the crews, the
-settings and the tracks); tests/lint/test_calibration.py fails when it no longer matches.
+about half an hour on two cores) and prints the README's table. The file stores a fingerprint
+of what its figures depend on, read from behaviour (``fingerprint``: the settings, the tracks and
+the outcomes of the first games of every run); tests/lint/test_calibration.py fails when it no
+longer matches, so a change to the rules or a crew asks for a recalibration and a refactor
+does not.
 """
 
 from __future__ import annotations
 
-import ast
+import dataclasses
 import hashlib
 import json
 import sys
@@ -74,14 +76,15 @@ VARIANTS: dict[str, dict[str, Any]] = {"hands": {}, "free": {"hands": False},
 CALIBRATION_GAMES = 200
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-#: Engine modules that do not take part in a game's resolution (other cores, evaluators).
-_NOT_RULES = frozenset({"cores.py", "ccore.py", "chands.py", "evaluator.py", "exact.py",
-                        "estimate.py"})
+#: Games replayed per track, variant and crew for the behaviour fingerprint: the first games
+#: of the calibration's own runs (a game depends on its seed and index only), enough that a
+#: change to the rules or a crew that moves the figures almost surely moves one of them.
+FINGERPRINT_GAMES = 2
 
 
 @cache
 def load() -> dict[str, Any]:
-    """Returns the stored calibration (settings, ratings, intervals per crew, checksum)."""
+    """Returns the stored calibration (settings, ratings, intervals per crew, fingerprint)."""
     data: dict[str, Any] = json.loads(CALIBRATION.read_text("utf-8"))
     return data
 
@@ -101,43 +104,43 @@ def track_path(name: str) -> Path:
     return data_dir("missions") / folder / f"{name}.yaml"
 
 
-def _code_digest(path: Path) -> str:
-    """A Python module's syntax tree without docstrings: comments and prose do not count."""
-    tree = ast.parse(path.read_text("utf-8"))
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)):
-            body[0] = ast.Pass()
-    return ast.dump(tree)
-
-
 def input_files() -> list[Path]:
-    """Returns the files the calibration's figures depend on."""
-    engine = _PACKAGE / "engine"
-    files = [p for p in sorted(engine.rglob("*.py")) if p.name not in _NOT_RULES]
-    files += sorted(p for p in (engine / "data").rglob("*") if p.is_file()) \
-        if (engine / "data").is_dir() else []
-    simulation = _PACKAGE / "simulation"
-    files += [simulation / f"{name}.py" for name in (
-        "heuristic", "horizon", "localsearch", "moves", "planner", "informed", "montecarlo",
-        "rating", "dealing")]
-    files += [track_path(name) for name in TRACKS]
-    return files
+    """Returns the data files the calibration's figures depend on: the calibrated tracks."""
+    return [track_path(name) for name in TRACKS]
 
 
-def inputs_checksum() -> str:
-    """Returns the SHA-256 of everything the stored figures depend on."""
+def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
+                tracks: tuple[str, ...] = TRACKS, jobs: int = 1) -> str:
+    """Returns the SHA-256 of what the stored figures depend on, read from behaviour.
+
+    The settings and the tracks' files, then the outcomes (survival, turn, score, threats
+    destroyed, damage, blamed threats) of the first ``FINGERPRINT_GAMES`` games of every run
+    the calibration makes (``compute``): each crew, track and variant. A change to the rules
+    or to a crew that changes what is played changes those games; a refactor, a rename, a
+    moved module or a comment changes nothing, so the calibration file stays as it is. The
+    C core, the mypyc core and the reference play the same games (the differential tests),
+    so the fingerprint is the same on every core.
+    """
+    from authoring.mission import load_mission
+    from authoring.simulation.dealing import hands_modelled
+    from authoring.simulation.montecarlo import simulate_with
+
     digest = hashlib.sha256()
-    digest.update(json.dumps([CREW_SETTINGS, VARIANTS, CALIBRATION_GAMES],
+    digest.update(json.dumps([CREW_SETTINGS, VARIANTS, CALIBRATION_GAMES, FINGERPRINT_GAMES],
                              sort_keys=True).encode())
-    for path in input_files():
-        relative = path.relative_to(_PACKAGE.parent).as_posix() if path.is_relative_to(
-            _PACKAGE.parent) else path.name
-        content = _code_digest(path).encode() if path.suffix == ".py" else path.read_bytes()
-        digest.update(f"{relative}\0{len(content)}\0".encode())
-        digest.update(content)
+    for name in tracks:
+        content = track_path(name).read_bytes()
+        digest.update(f"{name}\0{len(content)}\0".encode() + content)
+    for crew in crews:
+        for name in tracks:
+            mission = load_mission(track_path(name))
+            for variant, changes in VARIANTS.items():
+                if variant == "free" and not hands_modelled(mission):
+                    continue  # the calibration plays no such run (``rate_track``)
+                played = {**CREW_SETTINGS[crew], "games": FINGERPRINT_GAMES, **changes}
+                outcomes = simulate_with(mission, played, jobs=jobs).outcomes
+                record = [crew, name, variant, [dataclasses.astuple(o) for o in outcomes]]
+                digest.update(json.dumps(record).encode())
     return digest.hexdigest()
 
 
@@ -158,7 +161,7 @@ def compute(jobs: int = 2, crews: tuple[str, ...] = tuple(CREW_SETTINGS),
                        "ratings": {name: tracks[name]["hands"]["difficulty"]
                                    for name in OFFICIAL},
                        "tracks": tracks}
-    return {"default": DEFAULT_CREW, "inputs_checksum": inputs_checksum(),
+    return {"default": DEFAULT_CREW, "fingerprint": fingerprint(),
             "games": CALIBRATION_GAMES, "crews": table}
 
 

@@ -3,7 +3,7 @@
 Each campaign game plays the missions in order with one ship: every mission is drawn and
 planned like a single simulated game (``montecarlo.plan_game``: the campaign's deck choices,
 phase-1 information only for turns 1-3), resolved from the damage the previous mission left,
-and followed by repairs chosen by the stated policy (``authoring.engine.campaign.POLICY``).
+and followed by repairs chosen by the stated policy (``authoring.engine.rules.campaign.POLICY``).
 Campaign game ``i`` of a run with seed ``s`` uses only ``random.Random(f"{s}:{i}")``, drawn in
 the order of a single game's, mission after mission: a one-mission campaign plays exactly the
 games of ``simulate`` on that mission.
@@ -19,8 +19,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from authoring.engine.campaign import POLICY, resolve_campaign
-from authoring.engine.threats.cards import get_card
+from authoring.engine.rules.campaign import POLICY, resolve_campaign
+from authoring.engine.rules.threats.cards import get_card
 from authoring.mission.campaign import Campaign
 from authoring.simulation.montecarlo import in_workers, make_crew, plan_game
 

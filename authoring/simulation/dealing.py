@@ -1,6 +1,6 @@
 """Deals a simulated crew its action cards and keeps every crew's plan within them.
 
-The engine's ``authoring/engine/hands.py`` knows no missions: this module reads a mission's
+The engine's ``authoring/engine/rules/hands.py`` knows no missions: this module reads a mission's
 incoming data and data transfers (by phase, in time order) and deals with a seed derived from
 the game's plan seed, so that a game's threat draw and damage seed are the same with and
 without hands (the two figures compare game by game), seated as the rules seat the mission's
@@ -18,10 +18,10 @@ import random
 from collections.abc import Sequence
 
 from authoring.engine.cores import hands_module, hands_projection
-from authoring.engine.hands import Hands, mission_events
-from authoring.engine.levels import get_level
-from authoring.engine.plan import decode, encode, parse_action
-from authoring.engine.setup import DOUBLE_ACTION_PROFILES
+from authoring.engine.rules.hands import Hands, mission_events
+from authoring.engine.rules.levels import get_level
+from authoring.engine.rules.plan import decode, encode, parse_action
+from authoring.engine.rules.setup import DOUBLE_ACTION_PROFILES
 from authoring.errors import InvalidInputError
 from authoring.mission.model import Mission
 from authoring.simulation.horizon import Playable

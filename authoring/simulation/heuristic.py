@@ -20,7 +20,8 @@ the state, and writes each crew member's action for that turn by these rules, in
    turns idle crew members do visual confirmation at lower white.
 
 No heroic actions and no tripping. With ``hands`` (the action cards dealt by
-``authoring/engine/hands.py``, docs/rules.md §16) every card the crew lays must come from them:
+``authoring/engine/rules/hands.py``, docs/rules.md §16)
+every card the crew lays must come from them:
 a walk takes its lift first when the card for the deck move is missing, and a slot that finds
 no card stays blank; the next turns are then planned from where the figure really stands, with
 the cards that are left. The plan is then fixed: the real resolution uses another
@@ -36,16 +37,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from authoring.engine import Plan, make_crew_plan, ship
+from authoring.engine import Plan, make_crew_plan
 from authoring.engine.cores import hands_module
-from authoring.engine.game import Game, ShipDestroyed, initial_state
-from authoring.engine.hands import Hands, Matcher
-from authoring.engine.levels import get_level
-from authoring.engine.plan import DOUBLE_PAIRS, encode
-from authoring.engine.setup import Setup
-from authoring.engine.ship import SPACE, SQUAD_STATIONS
-from authoring.engine.state import ACTIVE_THREAT, PENDING, State, ThreatState
-from authoring.engine.trajectories import DISTANCE, TRAJECTORIES
+from authoring.engine.rules import ship
+from authoring.engine.rules.game import Game, ShipDestroyed, initial_state
+from authoring.engine.rules.hands import Hands, Matcher
+from authoring.engine.rules.levels import get_level
+from authoring.engine.rules.plan import DOUBLE_PAIRS, encode
+from authoring.engine.rules.setup import Setup
+from authoring.engine.rules.ship import SPACE, SQUAD_STATIONS
+from authoring.engine.rules.state import ACTIVE_THREAT, PENDING, State, ThreatState
+from authoring.engine.rules.trajectories import DISTANCE, TRAJECTORIES
 from authoring.simulation.dealing import action_of
 
 if TYPE_CHECKING:

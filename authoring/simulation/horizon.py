@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from authoring.engine import Plan, make_crew_plan
-from authoring.engine.hands import Hands
-from authoring.engine.levels import get_level
-from authoring.engine.setup import Setup
-from authoring.engine.ship import phase_of
+from authoring.engine.rules.hands import Hands
+from authoring.engine.rules.levels import get_level
+from authoring.engine.rules.setup import Setup
+from authoring.engine.rules.ship import phase_of
 from authoring.mission.model import Mission
 
 SLOTS = 12

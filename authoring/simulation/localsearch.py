@@ -23,7 +23,7 @@ bench/convergence.py shows that the calibrated one is not reached (docs/simulati
 few seeds of its own, never the real draw; the informed crew: the real draw's seed). Slots
 before ``first_turn`` are fixed (played phases) and never change.
 
-**Two implementations, one truth.** The search runs in C (``authoring/engine/c/search.c``,
+**Two implementations, one truth.** The search runs in C (``authoring/engine/cores/c/search.c``,
 through ``ccore.plan_search``) when the C core is built and can play the board, and here
 otherwise. Values are integer sums of ``objective`` over the seeds and the neighbourhood is
 one fixed order, so both choose the same plan, value and count of plans rated
@@ -37,12 +37,11 @@ import functools
 import random
 from collections.abc import Sequence
 
-from authoring.engine import ccore, chands
-from authoring.engine.cores import resolve_batch
-from authoring.engine.hands import Hands
-from authoring.engine.levels import get_level
-from authoring.engine.log import Result
-from authoring.engine.plan import (
+from authoring.engine.cores import ccore, chands, resolve_batch
+from authoring.engine.odds import value
+from authoring.engine.rules.hands import Hands
+from authoring.engine.rules.levels import get_level
+from authoring.engine.rules.plan import (
     SLOTS,
     Action,
     CrewPlan,
@@ -50,8 +49,8 @@ from authoring.engine.plan import (
     encode,
     parse_action,
 )
-from authoring.engine.plan import decode as plan_decode
-from authoring.engine.setup import Setup
+from authoring.engine.rules.plan import decode as plan_decode
+from authoring.engine.rules.setup import Setup
 from authoring.simulation.heuristic import HeuristicCrew, styles
 from authoring.simulation.horizon import Playable
 from authoring.simulation.moves import (
@@ -65,8 +64,8 @@ from authoring.simulation.moves import (
 
 Rows = list[list[int]]
 
-#: The value of a lost game at its best (survival always rates above any loss).
-SURVIVED = 1000
+#: The value of a survived game before its score (``authoring.engine.odds.value``).
+SURVIVED = value.SURVIVED
 #: Plans rated per descent at most, unless a crew says otherwise (see the module docstring).
 DEFAULT_CAP = 16384
 #: The changes per crew member and slot beyond the alphabet: a swap and a shift to each other
@@ -77,13 +76,9 @@ _MAX_ROWS = 6
 _WITH = 3 * _MAX_ROWS
 
 
-def objective(result: Result) -> int:
-    """Rates a resolution: survival first, then the score; a loss is better the later it is."""
-    if result.survived and result.score is not None:
-        return SURVIVED + result.score.total
-    destroyed = sum(t.points for t in result.threats if t.fate == "destroyed")
-    damage = sum(len(tokens) for tokens in result.damage.values())
-    return 40 * result.turn + destroyed - damage
+#: Rates a resolution: the engine's one value function (survival first, then the score; a
+#: loss is better the later it is), which ``sa_objective`` of the C core mirrors.
+objective = value.of_result
 
 
 #: The action of an encoded slot: actions are immutable, so one object per code serves

@@ -27,8 +27,8 @@ from typing import Any, TypeVar
 from authoring._workers import worker_pool
 from authoring.engine import Plan, make_crew_plan
 from authoring.engine.cores import resolve_batch
-from authoring.engine.hands import Hands
-from authoring.engine.setup import Setup, setup_from_mission
+from authoring.engine.rules.hands import Hands
+from authoring.engine.rules.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
 from authoring.simulation.dealing import crew_labels, deal_for, hands_modelled, playable_for
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
@@ -244,7 +244,7 @@ def play_game(mission: Mission, crew: Crew, seed: int, index: int, *,
         killers = tuple(labels[index_of[(o.token, o.zone)]] for o in blamed
                         if (o.token, o.zone) in index_of)
     damage = tuple(len(result.damage.get(z, ())) for z in ("red", "white", "blue"))
-    from authoring.engine.threats.cards import get_card
+    from authoring.engine.rules.threats.cards import get_card
 
     best = sum(get_card(e.card).points_destroyed for e in setup.threats)
     return GameOutcome(result.survived, result.turn,

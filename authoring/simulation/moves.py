@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from authoring.engine.plan import (
+from authoring.engine.rules.plan import (
     BLANK,
     BOTS,
     DOUBLE_PAIRS,
@@ -35,8 +35,8 @@ from authoring.engine.plan import (
     parse_action,
     second_kind,
 )
-from authoring.engine.plan import BLUE as MOVE_BLUE
-from authoring.engine.plan import RED as MOVE_RED
+from authoring.engine.rules.plan import BLUE as MOVE_BLUE
+from authoring.engine.rules.plan import RED as MOVE_RED
 
 _START = STATIONS.index("UW")  # every crew member starts on the bridge (docs/rules.md §3)
 

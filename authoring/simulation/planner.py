@@ -19,8 +19,8 @@ import random
 from collections.abc import Sequence
 
 from authoring.engine import Plan
-from authoring.engine.hands import Hands
-from authoring.engine.setup import Setup
+from authoring.engine.rules.hands import Hands
+from authoring.engine.rules.setup import Setup
 from authoring.simulation.heuristic import SLOTS
 from authoring.simulation.horizon import Playable
 from authoring.simulation.localsearch import DEFAULT_CAP, PlanSearch, objective, to_plan

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from authoring.engine import Plan, Setup
-from authoring.engine.campaign import (
+from authoring.engine.rules.campaign import (
     REPAIRS_PER_ZONE,
     SQUAD,
     CarryOver,
@@ -28,8 +28,8 @@ from authoring.engine.campaign import (
     repair,
     wreck_of,
 )
-from authoring.engine.plan import TOKEN_KINDS
-from authoring.engine.ship import ZONE_NAMES
+from authoring.engine.rules.plan import TOKEN_KINDS
+from authoring.engine.rules.ship import ZONE_NAMES
 from authoring.mission.campaign import Campaign
 from authoring.solve.problem import prepare, to_plan
 from authoring.solve.search import solve

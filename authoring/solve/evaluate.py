@@ -1,6 +1,6 @@
 """Expected score of a crew plan over the damage-token draws, for the solver's search.
 
-The draws are followed by the engine's one evaluator (``authoring.engine.evaluator``): each
+The draws are followed by the engine's one evaluator (``authoring.engine.odds.evaluator``): each
 attack's token *sets* are enumerated while the budget lasts, equal futures are merged, and past
 the budget an attack draws one set with a generator seeded per evaluation and keeps the whole
 weight (an unbiased stratified sample of the same tree, with the same samples for every plan:
@@ -18,11 +18,11 @@ from functools import cache
 from types import ModuleType
 
 from authoring.engine import Plan, Setup
-from authoring.engine import evaluator as python_evaluator
-from authoring.engine import game as python_game
-from authoring.engine import levels as python_levels
 from authoring.engine.cores import NATIVE, available, module
-from authoring.engine.plan import BLANK_ACTION, SLOTS, CrewPlan, encode
+from authoring.engine.odds import evaluator as python_evaluator
+from authoring.engine.rules import game as python_game
+from authoring.engine.rules import levels as python_levels
+from authoring.engine.rules.plan import BLANK_ACTION, SLOTS, CrewPlan, encode
 
 Slots = list[list[int]]  # per crew member, 12 encoded actions
 
@@ -58,11 +58,11 @@ class Evaluator:
     ``labels`` are the crew labels in seat order; a plan is given as encoded slots
     (``encode_plan``). ``budget`` bounds the extra leaves of the draw tree (0: one sampled
     draw sequence); ``sample_seed`` seeds the sampled branches past the budget. ``soft``
-    plays the search's soft rules (``authoring.engine.evaluator.SoftGame``): the objective
+    plays the search's soft rules (``authoring.engine.odds.evaluator.SoftGame``): the objective
     then ranks plans that lose the ship by how far they are from surviving, and
     ``expected``/``survival`` count an overflowing ship as lost; ``progress`` credits a
     surviving ship for damage on the threats it left alive (soft rules only: see
-    ``authoring.engine.evaluator.SURVIVOR_PROGRESS``). ``max_runs`` caps the turn
+    ``authoring.engine.odds.evaluator.SURVIVOR_PROGRESS``). ``max_runs`` caps the turn
     replays of one evaluation (merged outcomes give budget back, so leaves alone do not bound
     the work); past it every draw is sampled. The work runs in the engine's
     ``PlanEvaluator``, on the native core when it is built.

@@ -1,7 +1,7 @@
 """Solving with dealt action cards (``spacealert solve --hands``, docs/rules.md §16).
 
 The search itself does not change: every plan it builds is first projected onto the hands
-(``authoring/engine/hands.py``: the slots that find no card become blank), so that it only
+(``authoring/engine/rules/hands.py``: the slots that find no card become blank), so that it only
 ever evaluates, keeps and returns plans the crew can play. The fixed crew members (``--fix``)
 are served first, so that the projection never takes a card from them. One help for the
 search: its moves draw heroic halves from all six heroic cards, so a heroic half a crew
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from authoring.engine.cores import hands_module
-from authoring.engine.hands import Hands, decode_rows, decoded_actions
-from authoring.engine.plan import HEROIC_BIT, HMOVE, STATIONS, Action, encode
+from authoring.engine.rules.hands import Hands, decode_rows, decoded_actions
+from authoring.engine.rules.plan import HEROIC_BIT, HMOVE, STATIONS, Action, encode
 
 if TYPE_CHECKING:
     from authoring.solve.search import Request

@@ -16,9 +16,9 @@ from typing import Any
 
 from authoring.engine import EngineError, Plan, Setup, setup_from_mission
 from authoring.engine.cores import hands_module, resolve_batch
-from authoring.engine.hands import Hands
-from authoring.engine.levels import get_level
-from authoring.engine.plan import (
+from authoring.engine.rules.hands import Hands
+from authoring.engine.rules.levels import get_level
+from authoring.engine.rules.plan import (
     BLANK_ACTION,
     SLOTS,
     TOKEN_KINDS,
@@ -27,7 +27,7 @@ from authoring.engine.plan import (
     decode,
     parse_action,
 )
-from authoring.engine.setup import FIGURES
+from authoring.engine.rules.setup import FIGURES
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import Mission, load_document
 from authoring.simulation.dealing import deal_for

@@ -27,9 +27,9 @@ from typing import Any
 
 from authoring._workers import quickest_start_method, worker_pool
 from authoring.engine import Setup
-from authoring.engine.evaluator import SURVIVOR_PROGRESS
-from authoring.engine.hands import Hands
-from authoring.engine.plan import SLOTS, STATIONS
+from authoring.engine.odds.evaluator import SURVIVOR_PROGRESS
+from authoring.engine.rules.hands import Hands
+from authoring.engine.rules.plan import SLOTS, STATIONS
 from authoring.simulation.moves import (
     EMPTY,
     Mover,

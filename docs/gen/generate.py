@@ -428,10 +428,10 @@ def threat_page() -> str:
              "[threats](../reference/threats.md)). *Engine* says whether the rules engine "
              "plays the card: base-game cards and the New Frontier cards of "
              "[rules §19.8](../rules.md#s19-8) have their X/Y/Z actions and abilities coded "
-             "(`authoring/engine/threats/`); the other New Frontier cards carry their printed "
-             "values only ([rules §19.7](../rules.md#s19-7)). *Decision* is the reading taken "
-             "where sources disagree ([rules §20](../rules.md#s20)). Health, shield and speed "
-             "are the values the engine uses; points are survived / destroyed.", ""]
+             "(`authoring/engine/rules/threats/`); the other New Frontier cards carry their "
+             "printed values only ([rules §19.7](../rules.md#s19-7)). *Decision* is the reading "
+             "taken where sources disagree ([rules §20](../rules.md#s20)). Health, shield and "
+             "speed are the values the engine uses; points are survived / destroyed.", ""]
     groups = [("base", "external", "Base game: external threats"),
               ("base", "internal", "Base game: internal threats"),
               ("new-frontier", "", "New Frontier")]
@@ -497,7 +497,24 @@ def architecture_page() -> str:
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
     head, _, rest = text.partition(LAYERS_START)
     _, _, tail = rest.partition(LAYERS_END)
-    return "\n".join([head + LAYERS_START, *rows, LAYERS_END + tail])
+    text = "\n".join([head + LAYERS_START, *rows, LAYERS_END + tail])
+    return _rooms_table(text)
+
+
+ROOMS_START, ROOMS_END = "<!-- rooms:start -->", "<!-- rooms:end -->"
+
+
+def _rooms_table(text: str) -> str:
+    """The engine's rooms table, rebuilt from ``tests/test_architecture.py``'s ``ROOMS``."""
+    from tests.test_architecture import ROOMS
+
+    rows = ["| room | may import (of `authoring.engine`, besides itself) |", "|---|---|"]
+    for room, allowed in ROOMS.items():
+        shown = ", ".join(f"`{a}`" for a in sorted(allowed - {room}))
+        rows.append(f"| `authoring.engine.{room}` | {shown or 'nothing'} |")
+    head, _, rest = text.partition(ROOMS_START)
+    _, _, tail = rest.partition(ROOMS_END)
+    return "\n".join([head + ROOMS_START, *rows, ROOMS_END + tail])
 
 
 # --- driver ---------------------------------------------------------------------------------

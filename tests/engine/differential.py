@@ -27,8 +27,8 @@ from pathlib import Path
 from authoring.engine import Plan, Result, Setup, make_crew_plan, setup_from_mission
 from authoring.engine.cores import Core
 from authoring.engine.errors import EngineError
-from authoring.engine.plan import DOUBLE_PAIRS, TOKEN_KINDS, ZONES
-from authoring.engine.threats.cards import load_cards
+from authoring.engine.rules.plan import DOUBLE_PAIRS, TOKEN_KINDS, ZONES
+from authoring.engine.rules.threats.cards import load_cards
 from authoring.generate import GenerateOptions, generate_mission, generated_text
 from authoring.mission.model import Mission
 

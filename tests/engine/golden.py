@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from authoring.engine import Result, make_setup, parse_plan, parse_repairs
-from authoring.engine.campaign import CampaignResult, CarryOver
 from authoring.engine.cores import PYTHON, get_core, module
-from authoring.engine.notation import split_fields
-from authoring.engine.ship import TOKEN_LETTERS
+from authoring.engine.rules.campaign import CampaignResult, CarryOver
+from authoring.engine.rules.notation import split_fields
+from authoring.engine.rules.ship import TOKEN_LETTERS
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 _PLAN_KEYS = {"seed", "tokens", "draw"}

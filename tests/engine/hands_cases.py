@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from authoring.engine.hands import DATA_TRANSFER, INCOMING_DATA, Hands, deal
-from authoring.engine.plan import SLOTS, TRIP_BIT
+from authoring.engine.rules.hands import DATA_TRANSFER, INCOMING_DATA, Hands, deal
+from authoring.engine.rules.plan import SLOTS, TRIP_BIT
 
 #: (players, androids): every crew of 2-5 players the rules seat, up to five figures.
 CREWS = ((5, 0), (4, 0), (4, 1), (3, 1), (3, 2), (2, 2), (2, 3))

@@ -7,8 +7,8 @@ import random
 from hypothesis import strategies as st
 
 from authoring.engine import Plan, Setup, make_setup
-from authoring.engine.plan import DOUBLE_PAIRS, make_crew_plan
-from authoring.engine.threats.cards import load_cards
+from authoring.engine.rules.plan import DOUBLE_PAIRS, make_crew_plan
+from authoring.engine.rules.threats.cards import load_cards
 
 SIMPLE = ["-", "-", "r", "b", "l", "A", "A", "B", "C", "R"]
 HEROIC = ["A+", "B+", "R+", ">UR", ">UW", ">UB", ">LR", ">LW", ">LB"]

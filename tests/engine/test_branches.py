@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from authoring.engine import make_setup, parse_plan, resolve
-from authoring.engine.plan import TOKEN_KINDS
+from authoring.engine.rules.plan import TOKEN_KINDS
 
 
 def test_l3_gunship_expected_score_is_two_thirds() -> None:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 
 from authoring.engine import make_setup, parse_plan, parse_repairs, resolve, resolve_campaign
-from authoring.engine.campaign import (
+from authoring.engine.errors import PlanError
+from authoring.engine.rules.campaign import (
     CarryOver,
     Wreck,
     policy_repairs,
     repair,
 )
-from authoring.engine.errors import PlanError
-from authoring.engine.notation import notation, parse_notation
-from authoring.engine.ship import GRAVOLIFT, REACTOR, SHIELD, STRUCTURAL
+from authoring.engine.rules.notation import notation, parse_notation
+from authoring.engine.rules.ship import GRAVOLIFT, REACTOR, SHIELD, STRUCTURAL
 
 WRECK = Wreck(((STRUCTURAL,), (SHIELD, REACTOR, GRAVOLIFT), ()), 1, ("P1", "P2", "P3", "A1"),
               ("P3",))

@@ -1,5 +1,5 @@
-"""The C engine core (authoring/engine/ccore.py, authoring/engine/c/core.c): what it plays
-itself, its generator against CPython's, its fallback to the reference and its errors.
+"""The C engine core (authoring/engine/cores/ccore.py, authoring/engine/cores/c/core.c): what it
+plays itself, its generator against CPython's, its fallback to the reference and its errors.
 
 Whole games are compared in tests/engine/test_differential.py and test_scenarios.py; here the
 pieces a random game rarely reaches. Skipped when the C core is not built.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import ctypes
 import dataclasses
+import gc
 import pickle
 import random
 from array import array
@@ -17,10 +18,12 @@ from array import array
 import pytest
 
 from authoring import _native
-from authoring.engine import Plan, Setup, ccore, game, get_level, make_setup, parse_plan
+from authoring.engine import Plan, Setup, get_level, make_setup, parse_plan
+from authoring.engine.cores import ccore
 from authoring.engine.errors import PlanError, SetupError
-from authoring.engine.plan import make_crew_plan
-from authoring.engine.threats.cards import load_cards
+from authoring.engine.rules import game
+from authoring.engine.rules.plan import make_crew_plan
+from authoring.engine.rules.threats.cards import load_cards
 from tests.engine.golden import load_scenarios
 from tests.engine.strategies import random_plan, random_setup
 
@@ -36,7 +39,7 @@ def test_every_base_card_is_played_by_the_c_core() -> None:
 
 
 def test_every_operation_and_ability_of_the_reference_is_ported() -> None:
-    from authoring.engine.threats import abilities
+    from authoring.engine.rules.threats import abilities
 
     assert set(abilities.OPS) == set(ccore.OPERATIONS[1:]) - {"activate"} | set(ccore._ACTIVATE)
     names = {ability.partition(":")[0] for ability in abilities.ABILITIES}
@@ -121,18 +124,34 @@ def test_a_long_batch_of_mixed_seeds_gives_the_reference_results() -> None:
 
 
 def test_the_cached_encodings_do_not_travel() -> None:
-    # Setups and plans keep their encoding for core.c with its address; a copy made by pickle
-    # (a worker process) or deepcopy encodes its own.
+    # The C core keeps each setup's and plan's encoding (with its address) in caches of its
+    # own, by identity, never on the reference's objects: a copy made by pickle (a worker
+    # process) or deepcopy encodes its own, and the reference's types hold no core state.
     rng = random.Random(5)
     setup, plan = random_setup(rng), random_plan(rng)
     first = ccore.resolve_batch([(setup, plan)])
-    assert setup._c_code is not None and plan._c_code is not None
+    assert ccore._SETUP_CODES.get(setup) is not None and ccore._PLAN_CODES.get(plan) is not None
+    assert not any("code" in name for name in vars(setup)) and "_c_code" not in vars(Plan)
     for copy_setup, copy_plan in ((pickle.loads(pickle.dumps(setup)),
                                    pickle.loads(pickle.dumps(plan))),
                                   (copy.deepcopy(setup), copy.deepcopy(plan))):
-        assert copy_setup._c_code is None and copy_plan._c_code is None
+        assert ccore._SETUP_CODES.get(copy_setup) is None
+        assert ccore._PLAN_CODES.get(copy_plan) is None
         assert (copy_setup, copy_plan) == (setup, plan)
         assert ccore.resolve_batch([(copy_setup, copy_plan)]) == first
+
+
+def test_a_code_goes_with_its_object() -> None:
+    # An entry dies with its object, so a later object given the same id finds no old code.
+    rng = random.Random(6)
+    plan = random_plan(rng)
+    ccore.resolve_batch([(random_setup(rng), plan)])
+    entries = ccore._PLAN_CODES._entries
+    key = id(plan)
+    assert key in entries
+    del plan
+    gc.collect()
+    assert key not in entries
 
 
 def test_a_setup_the_c_core_cannot_play_goes_to_the_reference(

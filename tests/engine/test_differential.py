@@ -35,9 +35,9 @@ from authoring.engine import (
     resolve_mission,
 )
 from authoring.engine.cores import NATIVE, PYTHON, C, available, get_core, module
-from authoring.engine.plan import DOUBLE_PAIRS, TOKEN_KINDS
-from authoring.engine.state import CrewMember, State, ThreatState
-from authoring.engine.threats.cards import get_card
+from authoring.engine.rules.plan import DOUBLE_PAIRS, TOKEN_KINDS
+from authoring.engine.rules.state import CrewMember, State, ThreatState
+from authoring.engine.rules.threats.cards import get_card
 from authoring.mission import load_mission
 from tests.engine.differential import (
     DOUBLE,
@@ -99,12 +99,13 @@ def test_the_cores_are_listed_when_built() -> None:
     assert available()[0] == PYTHON
     assert (NATIVE in available()) == (_native.status() is None)
     assert (C in available()) == (_native.c_status() is None)
-    assert module(PYTHON, "game").__file__.endswith("engine/game.py")  # type: ignore[union-attr]
+    assert module(PYTHON, "game").__file__.endswith("engine/rules/game.py")  # type: ignore[union-attr]
     if NATIVE in available():  # really compiled code, not the reference under another name
         for name in ("game", "state", "threats.abilities", "threats.cards", "campaign"):
             assert Path(module(NATIVE, name).__file__ or "").suffix == ".so", name
 
 
+@pytest.mark.slow  # the 100,000 games: about 80 s (README: the quick set leaves it out)
 @needs_native
 def test_seeded_bulk_games_agree(tmp_path: Path) -> None:
     rng = random.Random(int(os.environ.get("SPACEALERT_DIFFERENTIAL_SEED", "13")))

@@ -1,4 +1,4 @@
-"""The one plan evaluator (authoring/engine/evaluator.py) against brute force over draw orders.
+"""The one plan evaluator (authoring/engine/odds/evaluator.py) against brute force over draw orders.
 
 The brute force plays whole games through the engine's ``Game`` with a token source of its own
 that walks every *order* of draws (no sets, no merging, no relevance): an independent count of
@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 from authoring.engine import Odds, Plan, Setup, exact_outcome, initial_state, make_setup, parse_plan
-from authoring.engine.game import Game
-from authoring.engine.levels import get_level
-from authoring.engine.scoring import score_state
+from authoring.engine.rules.game import Game
+from authoring.engine.rules.levels import get_level
+from authoring.engine.rules.scoring import score_state
 from tests.engine.strategies import random_plan
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from authoring.engine import SetupError, make_setup
-from authoring.engine.expansion import CARD_MECHANICS, MECHANICS, markdown
-from authoring.engine.threats.cards import load_cards
+from authoring.engine.rules.expansion import CARD_MECHANICS, MECHANICS, markdown
+from authoring.engine.rules.threats.cards import load_cards
 
 RULES = Path(__file__).resolve().parents[2] / "docs/rules.md"
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from authoring.engine import PlanError, make_crew_plan
 from authoring.engine.errors import SetupError
-from authoring.engine.hands import (
+from authoring.engine.rules.hands import (
     DATA_TRANSFER,
     HALVES,
     INCOMING_DATA,
@@ -31,7 +31,7 @@ from authoring.engine.hands import (
     project_codes,
     timeline,
 )
-from authoring.engine.plan import CrewPlan, encode
+from authoring.engine.rules.plan import CrewPlan, encode
 
 SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "action-cards.schema.json"
 PHASE_EVENTS = [(1, INCOMING_DATA), (1, DATA_TRANSFER), (2, INCOMING_DATA),
@@ -256,7 +256,7 @@ def test_projection_is_always_playable_and_only_blanks(
 
 
 def test_the_exact_check_reroutes_gifts_the_slot_by_slot_play_cannot() -> None:
-    from authoring.engine.hands import _greedy
+    from authoring.engine.rules.hands import _greedy
 
     # P1 needs an A and a b from the one transfer: the A must come from P3, the b from P2
     hands = _hands({"P1": [], "P2": [("r/A", 0), ("b/C", 0)], "P3": [("l/A", 0)]},
@@ -272,8 +272,8 @@ def _brute_force(hands: Hands, crew: tuple[CrewPlan, ...]) -> bool:
     """An independent oracle for tiny plans: every way to give each slot its own card."""
     from itertools import permutations, product
 
-    from authoring.engine.hands import half_of
-    from authoring.engine.ship import TURN_PHASE
+    from authoring.engine.rules.hands import half_of
+    from authoring.engine.rules.ship import TURN_PHASE
 
     players = hands.players
     cards = [(seat, card, when) for seat, held in enumerate(hands.held) for card, when in held]
@@ -368,7 +368,7 @@ def test_a_plan_resumed_from_a_neighbours_first_turns_projects_as_laid_afresh(
         walk: tuple[Hands, list[tuple[CrewPlan, ...]]]) -> None:
     import dataclasses
 
-    from authoring.engine.hands import _greedy, _network
+    from authoring.engine.rules.hands import _greedy, _network
 
     hands, plans = walk
     again = dataclasses.replace(hands)  # equal cards, a network of its own
@@ -448,7 +448,7 @@ def test_a_deal_pickles_in_both_builds() -> None:
     # solve --hands sends its deal to worker processes; the compiled classes have no __dict__
     import pickle
 
-    from authoring.engine import hands as reference
+    from authoring.engine.rules import hands as reference
 
     for module in [reference, *[m for m in (_native_hands(),) if m is not None]]:
         hands = module.deal(["P1", "P2", "P3", "A1"], PHASE_EVENTS, random.Random(3))

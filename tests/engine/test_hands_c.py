@@ -1,4 +1,4 @@
-"""Differential test: the C projection (authoring/engine/c/hands.c through chands.py) blanks
+"""Differential test: the C projection (authoring/engine/cores/c/hands.c through chands.py) blanks
 exactly the slots the Python reference (hands.project_codes) blanks.
 
 A seeded bulk loop of random deals and plans (tests/engine/hands_cases.py: random plans with
@@ -19,10 +19,11 @@ from collections.abc import Sequence
 import pytest
 
 from authoring import _native
-from authoring.engine import chands, make_crew_plan
-from authoring.engine import hands as reference
-from authoring.engine.hands import DATA_TRANSFER, INCOMING_DATA, Card, Hands, deal, timeline
-from authoring.engine.plan import CrewPlan, encode, parse_action
+from authoring.engine import make_crew_plan
+from authoring.engine.cores import chands
+from authoring.engine.rules import hands as reference
+from authoring.engine.rules.hands import DATA_TRANSFER, INCOMING_DATA, Card, Hands, deal, timeline
+from authoring.engine.rules.plan import CrewPlan, encode, parse_action
 from tests.engine.hands_cases import cases, random_hands, search_walk
 
 pytestmark = pytest.mark.skipif(not chands.available(),

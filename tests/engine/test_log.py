@@ -90,11 +90,11 @@ def test_every_state_change_of_every_card_action_is_logged() -> None:
     import random
 
     from authoring.engine import Plan, make_crew_plan
-    from authoring.engine.damage import ShipDestroyed
-    from authoring.engine.game import Game, initial_state
-    from authoring.engine.notation import notation
-    from authoring.engine.threats import abilities
-    from authoring.engine.threats.cards import load_cards
+    from authoring.engine.rules.damage import ShipDestroyed
+    from authoring.engine.rules.game import Game, initial_state
+    from authoring.engine.rules.notation import notation
+    from authoring.engine.rules.threats import abilities
+    from authoring.engine.rules.threats.cards import load_cards
 
     silent: dict[str, set[str]] = {}
     plan = Plan(tuple(make_crew_plan(f"P{i + 1}", "") for i in range(5)))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from authoring.engine import NotationError, make_setup, parse_plan, resolve
-from authoring.engine.game import initial_state
-from authoring.engine.notation import notation, parse_notation
+from authoring.engine.rules.game import initial_state
+from authoring.engine.rules.notation import notation, parse_notation
 
 START = ("t=0 tracks=T1.T2.T3.T4 sh=1.1.1 re=2.3.2 fuel=3 rk=3.0 bots=aa comp=... vc=0.0.0 "
          "dmg=-.-.- broken=- contam=- scout=0 lost=0 crew=P1@UW,A1@UW slots=P1:r.A+|A1: "
@@ -52,7 +52,7 @@ def test_copy_is_equal_and_independent() -> None:
 def test_fork_continues_like_the_original() -> None:
     import random
 
-    from authoring.engine.game import Game
+    from authoring.engine.rules.game import Game
 
     setup = make_setup([(1, "blue", "E1-09"), (3, "red", "SE2-03"), (4, "internal", "SI2-01"),
                         (5, "white", "E1-06"), (7, "red", "E1-01"), (8, "white", "E2-02")],

@@ -10,7 +10,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from authoring.engine import Plan, PlanError, make_setup, parse_plan, resolve
-from authoring.engine.plan import (
+from authoring.engine.rules.plan import (
     BLANK,
     BOTS,
     DOUBLE_PAIRS,

@@ -7,8 +7,8 @@ import random
 from hypothesis import example, given, settings
 
 from authoring.engine import parse_plan, resolve
-from authoring.engine.notation import notation, parse_notation
-from authoring.engine.ship import REACTOR, REACTOR_CAP, SHIELD, SHIELD_CAP
+from authoring.engine.rules.notation import notation, parse_notation
+from authoring.engine.rules.ship import REACTOR, REACTOR_CAP, SHIELD, SHIELD_CAP
 from tests.engine.strategies import random_plan, random_setup, seeds
 
 PROFILE = settings(max_examples=60, deadline=None)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from authoring.engine import SetupError, ThreatEvent, parse_plan, setup_from_mission
-from authoring.engine.setup import make_setup
+from authoring.engine.rules.setup import make_setup
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 
-from authoring.engine.threats.abilities import ABILITIES, OPS
-from authoring.engine.threats.cards import get_card, load_cards
+from authoring.engine.rules.threats.abilities import ABILITIES, OPS
+from authoring.engine.rules.threats.cards import get_card, load_cards
 
 SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "threats.schema.json"
 

@@ -2,10 +2,11 @@
 
 Every rating places a mission on the scale of official missions 1-8 under its crew, read from
 ``authoring/simulation/calibration.json``. A change to the engine's rules, a crew, the settings
-or an official mission changes those figures: the file stores a checksum of those inputs,
-which must match the current one. Replaying all three crews would take minutes, so one cheap
-replay (the heuristic crew on Mission 1, a second or two) checks that the figures are indeed
-the simulation's.
+or an official mission changes those figures: the file stores a fingerprint read from behaviour
+(the first games of every run the calibration makes, with the settings and the tracks), which
+must match the current one; a refactor that plays the same games keeps it. Replaying all three
+crews in full would take half an hour, so one cheap replay (the heuristic crew on Mission 1, a
+second or two) checks that the figures are indeed the simulation's.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ from pathlib import Path
 import pytest
 
 from authoring._resources import data_dir
+from authoring.engine.rules.log import Result
+from authoring.engine.rules.plan import BLANK_ACTION, CrewPlan, Plan
+from authoring.engine.rules.setup import Setup
 from authoring.mission import load_mission
+from authoring.simulation import montecarlo
 from authoring.simulation.calibration import (
     CALIBRATION_GAMES,
     CREW_SETTINGS,
@@ -23,10 +28,11 @@ from authoring.simulation.calibration import (
     OFFICIAL,
     TRACKS,
     VARIANTS,
+    fingerprint,
     input_files,
-    inputs_checksum,
     load,
     markdown,
+    track_path,
 )
 from authoring.simulation.montecarlo import CREWS, simulate_with
 from authoring.simulation.rating import rate
@@ -35,8 +41,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RECOMPUTE = "stale calibration: recompute with `python -m authoring.simulation.calibration`"
 
 
-def test_the_stored_figures_were_computed_from_the_current_inputs() -> None:
-    assert load()["inputs_checksum"] == inputs_checksum(), RECOMPUTE
+def test_the_stored_figures_were_computed_from_the_current_behaviour() -> None:
+    assert load()["fingerprint"] == fingerprint(), RECOMPUTE
 
 
 def test_every_crew_is_calibrated_with_its_settings() -> None:
@@ -51,29 +57,45 @@ def test_every_crew_is_calibrated_with_its_settings() -> None:
         assert all(tuple(track) == tuple(VARIANTS) for track in table["tracks"].values())
 
 
-def test_the_checksum_follows_the_crews_and_the_settings() -> None:
-    before = inputs_checksum()
+def _quick() -> str:
+    """The fingerprint of one crew on one track (a fraction of a second); simulate_with's
+    cache is cleared, so that every call plays its games again."""
+    montecarlo._simulated.cache_clear()
+    return fingerprint(crews=("heuristic",), tracks=("mission-1",))
+
+
+def test_the_fingerprint_follows_the_settings() -> None:
+    before = _quick()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(CREW_SETTINGS, "planner", {**CREW_SETTINGS["planner"], "games": 499})
-        assert inputs_checksum() != before
-    assert inputs_checksum() == before
-    names = {p.name for p in input_files()}
-    assert {"heuristic.py", "planner.py", "informed.py", "horizon.py", "game.py",
-            "moves.py", "mission-1.yaml", "simulation-1.yaml"} <= names
+        patch.setitem(CREW_SETTINGS, "heuristic", {**CREW_SETTINGS["heuristic"], "games": 499})
+        assert _quick() != before
+    assert _quick() == before
 
 
-def test_prose_does_not_count_but_code_does(tmp_path: Path) -> None:
-    from authoring.simulation.calibration import _code_digest
+def test_the_fingerprint_follows_what_is_played() -> None:
+    """An engine that plays differently (here: it drops every crew's plan) changes it."""
+    before = _quick()
+    played = montecarlo.resolve_batch
 
-    versions = {
-        "base": 'def f() -> int:\n    """Doc."""\n    return 1\n',
-        "prose": 'def f() -> int:\n    """Other words."""\n    return 1  # a comment\n',
-        "code": 'def f() -> int:\n    """Doc."""\n    return 2\n'}
-    digests = {}
-    for name, text in versions.items():
-        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
-        digests[name] = _code_digest(tmp_path / f"{name}.py")
-    assert digests["base"] == digests["prose"] != digests["code"]
+    def idle(games: list[tuple[Setup, Plan]], seeds: list[int]) -> list[Result]:
+        return played([(setup, _blank(plan)) for setup, plan in games], seeds)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(montecarlo, "resolve_batch", idle)
+        assert _quick() != before
+    assert _quick() == before
+
+
+def _blank(plan: Plan) -> Plan:
+    """The plan with every slot empty (the crew stands still)."""
+    return Plan(tuple(CrewPlan(m.label, tuple(BLANK_ACTION for _ in m.actions))
+                      for m in plan.crew))
+
+
+def test_the_fingerprint_reads_data_not_source() -> None:
+    """No module's source goes into it: a refactor, a rename or a comment keeps it."""
+    assert input_files() == [track_path(name) for name in TRACKS]
+    assert all(path.suffix == ".yaml" for path in input_files())
 
 
 def test_a_stored_rating_replays_to_the_digit() -> None:

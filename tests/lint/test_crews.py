@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from authoring.cli import app
-from authoring.engine.setup import setup_from_mission
+from authoring.engine.rules.setup import setup_from_mission
 from authoring.lint.linter import lint_mission
 from authoring.mission import load_mission
 from authoring.mission.model import Mission, Threat

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from authoring.cli import app
 from authoring.engine import make_setup, resolve
-from authoring.engine.levels import get_level
-from authoring.engine.setup import setup_from_mission
+from authoring.engine.rules.levels import get_level
+from authoring.engine.rules.setup import setup_from_mission
 from authoring.mission import load_mission
 from authoring.report.histogram import bins, svg_histogram, text_histogram
 from authoring.simulation import HeuristicCrew, PlanningCrew, simulate

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from authoring.engine.setup import ThreatEvent
+from authoring.engine.rules.setup import ThreatEvent
 from authoring.mission import load_mission
 from authoring.render.build import build_sheet
 from authoring.render.movement import reach_turns

@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 
 from authoring.engine import Setup
-from authoring.engine.hands import Hands
-from authoring.engine.levels import get_level
+from authoring.engine.rules.hands import Hands
+from authoring.engine.rules.levels import get_level
 from authoring.simulation.dealing import crew_labels, deal_for, hands_modelled, playable_for
 from authoring.simulation.heuristic import HeuristicCrew
 from authoring.simulation.localsearch import PlanSearch

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from authoring.engine import ccore
+from authoring.engine.cores import ccore
 from tests.simulation.searchcases import random_search_case
 
 pytestmark = pytest.mark.skipif(

@@ -135,7 +135,7 @@ OFFICIAL = str(Path(__file__).resolve().parents[2] / "missions" / "official" / "
 
 
 def test_hands_deals_with_the_seed_and_plans_only_playable_cards(tmp_path: Path) -> None:
-    from authoring.engine.hands import check
+    from authoring.engine.rules.hands import check
 
     args = ["solve", OFFICIAL, "--hands", "--seed", "4", *FAST]
     out = tmp_path / "plan.yaml"

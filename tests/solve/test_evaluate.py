@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from authoring.engine import Plan, Setup, exact_outcome, make_setup, parse_plan, resolve
-from authoring.engine.plan import TOKEN_KINDS
+from authoring.engine.rules.plan import TOKEN_KINDS
 from authoring.mission import load_mission
 from authoring.solve import Evaluator, encode_plan, prepare, resolved_expectation, solve, to_plan
 

@@ -9,7 +9,7 @@ import pytest
 
 from authoring.engine import Plan, make_crew_plan
 from authoring.engine.cores import hands_module
-from authoring.engine.hands import decode_rows, playable
+from authoring.engine.rules.hands import decode_rows, playable
 from authoring.mission import load_mission
 from authoring.solve import encode_plan, prepare, search, solve
 from authoring.solve.hands import fits, within

@@ -1,7 +1,7 @@
 """The search's evaluator on both engine cores: the same values, and soft states copied whole.
 
 The solver evaluates plans on the native core when it is built (authoring/_native.py compiles
-``authoring/engine/evaluator.py`` with the game); the pure-Python evaluator is the reference.
+``authoring/engine/odds/evaluator.py`` with the game); the pure-Python evaluator is the reference.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from authoring import _native
 from authoring.engine import Plan, initial_state, parse_plan
 from authoring.engine.cores import NATIVE, available
-from authoring.engine.evaluator import SoftState
+from authoring.engine.odds.evaluator import SoftState
 from authoring.mission import load_mission
 from authoring.simulation.moves import Mover
 from authoring.solve import Evaluator, prepare
@@ -48,7 +48,7 @@ def test_the_native_evaluator_values_plans_as_the_reference(number: int, budget:
     python = Evaluator(problem.setup, problem.labels, budget=budget, sample_seed=1, soft=soft,
                        native=False)
     assert type(native.engine).__module__.startswith("authoring._engine_native")
-    assert type(python.engine).__module__ == "authoring.engine.evaluator"
+    assert type(python.engine).__module__ == "authoring.engine.odds.evaluator"
     assert native.evaluate_many(plans) == [python.evaluate(plan) for plan in plans]
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from authoring.engine import resolve
-from authoring.engine.plan import SLOTS, STATIONS, Action, encode
+from authoring.engine.rules.plan import SLOTS, STATIONS, Action, encode
 from authoring.mission import load_mission
 from authoring.simulation.moves import EMPTY, errand, stations, walk
 from authoring.solve import Evaluator, prepare, solve, to_plan

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from authoring.engine import resolve
-from authoring.engine.plan import SLOTS
+from authoring.engine.rules.plan import SLOTS
 from authoring.mission import load_mission
 from authoring.simulation.moves import EMPTY, Mover, alphabet, is_heroic
 from authoring.solve import Progress, load_plan, prepare, solve, to_plan

@@ -7,8 +7,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from authoring.cli import app
-from authoring.engine.campaign import Wreck, policy_repairs, repair
-from authoring.engine.ship import GRAVOLIFT, REACTOR, SHIELD, STRUCTURAL, UPPER_CANNON
+from authoring.engine.rules.campaign import Wreck, policy_repairs, repair
+from authoring.engine.rules.ship import GRAVOLIFT, REACTOR, SHIELD, STRUCTURAL, UPPER_CANNON
 from authoring.mission.load import plain_data, read_document
 from authoring.solve.campaign import candidate_repairs
 

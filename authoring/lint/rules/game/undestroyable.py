@@ -44,8 +44,8 @@ import random
 from collections.abc import Iterator
 
 from authoring.engine import EngineError, Plan, make_crew_plan, resolve
-from authoring.engine.setup import Setup, setup_from_mission
-from authoring.engine.threats.cards import get_card
+from authoring.engine.rules.setup import Setup, setup_from_mission
+from authoring.engine.rules.threats.cards import get_card
 from authoring.lint.context import LintContext, event_path
 from authoring.lint.rule import Finding, Options
 from authoring.lint.rules._util import threats
