@@ -16,6 +16,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "authoring"
 ALLOWED: dict[str, set[str]] = {
     "": set(),  # authoring/__init__.py, __main__.py handled below
     "errors": set(),
+    # who plays unconfirmed reports and which crews are legal (docs/rules.md §16): one rule
+    # under every layer, the engine and the CLI's option declarations included
+    "crew": set(),
     "_resources": {"errors"},
     "_files": {"errors"},
     "_workers": set(),
@@ -23,35 +26,35 @@ ALLOWED: dict[str, set[str]] = {
     "_native": set(),  # builds and finds the native engine core (files only)
     "_engine_native": set(),  # the native core's generated package (compiled engine copies)
     "_generate_native": set(),  # the native generator's (compiled generator copies)
-    "mission": {"errors", "_resources", "mission", "_workers"},
-    "engine": {"engine", "mission", "_native"},
+    "mission": {"crew", "errors", "_resources", "mission", "_workers"},
+    "engine": {"crew", "engine", "mission", "_native"},
     # crews, Monte Carlo play, ratings and their calibration, and the plan moves that both the
     # searching crews and the solver use: over the engine, under their users
-    "simulation": {"simulation", "engine", "mission", "errors", "_resources", "_files",
+    "simulation": {"crew", "simulation", "engine", "mission", "errors", "_resources", "_files",
                    "_workers", "_lazy"},
-    "audio": {"audio", "mission", "errors", "_resources", "_files", "_lazy"},
-    "lint": {"lint", "mission", "engine", "simulation", "audio", "errors", "_resources", "_files",
-             "_workers", "_lazy"},
-    "generate": {"generate", "mission", "engine", "lint", "errors", "_resources", "_files",
-                 "_workers", "_native"},
+    "audio": {"crew", "audio", "mission", "errors", "_resources", "_files", "_lazy"},
+    "lint": {"crew", "lint", "mission", "engine", "simulation", "audio", "errors", "_resources",
+             "_files", "_workers", "_lazy"},
+    "generate": {"crew", "generate", "mission", "engine", "lint", "errors", "_resources",
+                 "_files", "_workers", "_native"},
     "report": {"report", "lint", "errors"},
-    "render": {"render", "mission", "engine", "simulation", "lint", "errors", "_resources",
-               "_files"},
-    "solve": {"solve", "mission", "engine", "simulation", "errors", "_resources", "_files",
+    "render": {"crew", "render", "mission", "engine", "simulation", "lint", "errors",
+               "_resources", "_files"},
+    "solve": {"crew", "solve", "mission", "engine", "simulation", "errors", "_resources", "_files",
               "_workers"},
     # publish orchestrates a pack build: audio, sheets and the site, so it sits above both
     "publish": {
-        "publish", "render", "audio", "lint", "mission", "engine", "simulation", "errors",
-        "_resources", "_files",
+        "publish", "crew", "render", "audio", "lint", "mission", "engine", "simulation",
+        "errors", "_resources", "_files",
     },
     # the studio is a local editor over everything below it (generate for new missions)
     "studio": {
-        "studio", "publish", "render", "audio", "lint", "generate", "simulation", "mission",
+        "crew", "studio", "publish", "render", "audio", "lint", "generate", "simulation", "mission",
         "engine", "errors", "_resources", "_files", "",
     },
     "cli": {
-        "cli", "mission", "engine", "simulation", "audio", "lint", "generate", "report", "render",
-        "solve", "publish", "studio", "errors", "_resources", "_files", "", "_native",
+        "crew", "cli", "mission", "engine", "simulation", "audio", "lint", "generate", "report",
+        "render", "solve", "publish", "studio", "errors", "_resources", "_files", "", "_native",
     },
     "__main__": {"cli"},
 }

@@ -17,6 +17,7 @@ from authoring.audio.pcm import RATE, Samples
 from authoring.audio.render import Rendering, RenderOptions, render_timeline
 from authoring.audio.synth import Synthesizer
 from authoring.audio.voice import Voice
+from authoring.crew import CrewSize, choose_crew
 from authoring.mission.campaign import Campaign, CampaignMission
 from authoring.mission.timeline import Cue, Timeline, compile_timeline
 
@@ -32,15 +33,9 @@ class CampaignRendering:
     stories: tuple[Samples | None, ...]
 
 
-def timeline_for(entry: CampaignMission, players: int | None = None) -> Timeline:
-    """Returns a campaign mission's timeline for its soundtrack choice of players.
-
-    Fewer than four players hear what four hear (unconfirmed reports need five).
-    """
-    chosen = players if players is not None else entry.players
-    if chosen is not None:
-        chosen = min(5, max(4, chosen))
-    return compile_timeline(entry.mission, chosen)
+def timeline_for(entry: CampaignMission, crew: CrewSize | None = None) -> Timeline:
+    """Returns a campaign mission's timeline for ``crew``, else its soundtrack choice."""
+    return compile_timeline(entry.mission, entry.crew if crew is None else crew)
 
 
 def _story(text: str, voice: Voice, cache: ClipCache | None) -> Samples:
@@ -50,12 +45,15 @@ def _story(text: str, voice: Voice, cache: ClipCache | None) -> Samples:
 
 def render_campaign(campaign: Campaign, voices: Sequence[Voice], *,
                     cache: ClipCache | None = None, options: RenderOptions | None = None,
-                    players: int | None = None) -> CampaignRendering:
-    """Renders every mission with its voice (``voices[i]`` for mission ``i``)."""
+                    players: int | None = None, figures: int | None = None
+                    ) -> CampaignRendering:
+    """Renders every mission with its voice (``voices[i]`` for mission ``i``); ``players``
+    and ``figures`` override each mission's crew (``choose_crew``; ``CrewSizeError``)."""
     renderings = []
     stories: list[Samples | None] = []
     for entry, voice in zip(campaign.missions, voices, strict=True):
-        rendering = render_timeline(timeline_for(entry, players), voice, cache=cache,
+        timeline = timeline_for(entry, choose_crew(entry.crew, players, figures))
+        rendering = render_timeline(timeline, voice, cache=cache,
                                     options=options or RenderOptions())
         renderings.append(rendering)
         # the story is levelled like the mission's own speech: the same master gain

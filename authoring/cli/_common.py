@@ -9,10 +9,11 @@ import sys
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
+from authoring.crew import FIGURES_RANGE, PLAYERS_RANGE, CrewSizeError
 from authoring.errors import AuthoringError
 
 if TYPE_CHECKING:  # imported on use: a command's --help loads neither the engine nor the model
@@ -20,6 +21,19 @@ if TYPE_CHECKING:  # imported on use: a command's --help loads neither the engin
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+#: ``--players``, declared once for every command that takes a crew size (docs/rules.md §16).
+PlayersOption = Annotated[int | None, typer.Option(
+    "--players", "-p", min=PLAYERS_RANGE[0], max=PLAYERS_RANGE[1], show_default=False,
+    help=f"Players at the table, {PLAYERS_RANGE[0]}-{PLAYERS_RANGE[1]} (default: the "
+         "mission's; generate and import: 5); without --figures androids fill only the seats "
+         "the rules require.")]
+#: ``--figures``: players and androids together; 5 play the unconfirmed reports.
+FiguresOption = Annotated[int | None, typer.Option(
+    "--figures", min=FIGURES_RANGE[0], max=FIGURES_RANGE[1], show_default=False,
+    help=f"Figures, players and androids, {FIGURES_RANGE[0]} or {FIGURES_RANGE[1]} (default: "
+         "the mission's, or the fewest legal for --players); unconfirmed reports need 5.")]
 
 
 class OutputFormat(StrEnum):
@@ -44,6 +58,9 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
+        except CrewSizeError as error:  # only options can be illegal: files are checked (M006)
+            err(f"error: --players/--figures: {error}")
+            raise typer.Exit(2) from None
         except ValueError as error:
             # the engine (stdlib only) raises ValueError subclasses for setups it cannot play
             from authoring.engine.errors import EngineError

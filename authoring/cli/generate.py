@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from authoring.cli._common import err, reports_errors
+from authoring.cli._common import FiguresOption, PlayersOption, err, reports_errors
 from authoring.errors import UsageError
 from authoring.generate import (
     GenerateOptions,
@@ -37,8 +37,8 @@ def _choice(value: str, allowed: tuple[str, ...], option: str) -> str:
 def generate(
     profile: Annotated[str, typer.Option(
         "--profile", help="base, training, test-run or double-action.")] = "base",
-    players: Annotated[int, typer.Option(
-        "--players", help="4 or 5 (with 4 the unconfirmed reports are not played).")] = 5,
+    players: PlayersOption = None,
+    figures: FiguresOption = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Random seed (default: a fresh one, printed in the file header).",
         show_default=False)] = None,
@@ -92,8 +92,6 @@ def generate(
     del force  # outputs are always replaced (authoring/generate/output.py)
     _choice(profile, PROFILES, "--profile")
     _choice(decks, DECK_COLOURS, "--decks")
-    if players not in (4, 5):
-        raise UsageError(f"--players: expected 4 or 5, got {players}")
     if count is not None and count < 1:
         raise UsageError(f"--count: expected at least 1, got {count}")
     if count is not None and output is None:
@@ -102,7 +100,8 @@ def generate(
         seed = random.SystemRandom().randrange(2**32)
     base = GenerateOptions(
         profile=profile,  # type: ignore[arg-type]
-        players=players, seed=seed, threat_level=threat_level,
+        players=5 if players is None else players, figures=figures, seed=seed,
+        threat_level=threat_level,
         serious=parse_range(serious, "--serious") if serious is not None else None,
         internal=parse_range(internal, "--internal") if internal is not None else None,
         unconfirmed=unconfirmed, ambush=ambush,

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from authoring import __version__
-from authoring.cli._common import err, reports_errors
+from authoring.cli._common import FiguresOption, PlayersOption, err, reports_errors
+from authoring.crew import choose_crew, crew_size
 from authoring.errors import UsageError
 from authoring.generate.interchange import EXPORTERS, IMPORTERS, export_mission, import_file
 from authoring.generate.interchange.exporting import lost_in_export
@@ -46,10 +47,8 @@ def import_(
     profile: Annotated[str | None, typer.Option(
         "--profile", help="Profile of the mission (default: guessed from the phases and "
                           "threats).", show_default=False)] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", help="Players the mission is written for (the formats do not say; "
-                          "default 5, which plays the unconfirmed reports).",
-        show_default=False)] = None,
+    players: PlayersOption = None,
+    figures: FiguresOption = None,
     force: Annotated[bool, typer.Option(
         "--force", hidden=True, help="Accepted for old scripts: outputs are always replaced.")]
         = False,
@@ -62,11 +61,12 @@ def import_(
     _pick(fmt, list(IMPORTERS), "--from")
     if profile is not None:
         _pick(profile, PROFILES, "--profile")
-    if players is not None and not 1 <= players <= 5:
-        raise UsageError(f"--players: expected 1-5, got {players}")
     mission = import_file(source, fmt, profile=profile)  # type: ignore[arg-type]
-    if players is not None:
-        mission = replace(mission, players=players)
+    # the formats do not say who plays: 5 players (which plays the unconfirmed reports)
+    crew = choose_crew(mission.crew, players, figures)
+    if crew != mission.crew:
+        mission = replace(mission, players=crew.players,
+                          figures=None if crew == crew_size(crew.players) else crew.figures)
     header = [f"Imported from {source.name} ({fmt}) by spacealert {__version__}.",
               "Phase ends follow the official convention: the moment the countdown ends."]
     _emit(mission_yaml(mission, header), output)

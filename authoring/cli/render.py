@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from authoring.cli._common import err, reports_errors
+from authoring.cli._common import FiguresOption, PlayersOption, err, reports_errors
 from authoring.errors import UsageError
 
 if TYPE_CHECKING:
@@ -44,10 +44,8 @@ def render(
     bitrate: Annotated[str | None, typer.Option(
         "--bitrate", help="kbit/s for mp3, ogg or opus, e.g. 48 or 48k (default: mp3 64 mono / "
         "128 stereo, opus 32 / 64, ogg quality 4).", show_default=False)] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", min=4, max=5,
-        help="4 or 5 players (default: the mission's); unconfirmed reports need 5.",
-        show_default=False)] = None,
+    players: PlayersOption = None,
+    figures: FiguresOption = None,
     caption_format: Annotated[str | None, typer.Option(
         "--captions", help="Also write captions next to OUT: vtt, srt or json.",
         show_default=False)] = None,
@@ -117,7 +115,7 @@ def render(
         campaign, problems = check_campaign(doc, mission)  # the document already read
         if campaign is None:
             raise InvalidFileError(problems)
-        _render_campaign(campaign, out, voice=voice, fmt=fmt, players=players,
+        _render_campaign(campaign, out, voice=voice, fmt=fmt, crew=(players, figures),
                          cache=None if no_cache else ClipCache(cache_dir or default_cache_dir()),
                          options=RenderOptions(bed=not no_bed, allow_overlap=allow_overlap),
                          join=join, pause=pause)
@@ -150,6 +148,7 @@ def render(
         from authoring.audio.captions import captions
         from authoring.audio.export import stream_into
         from authoring.audio.voice import foreign_text_warning
+        from authoring.crew import choose_crew
         from authoring.mission.timecode import format_ms
         from authoring.mission.timeline import compile_timeline
 
@@ -157,7 +156,7 @@ def render(
         foreign = foreign_text_warning(loaded, chosen)
         if foreign is not None:
             err(f"warning: {foreign}")
-        timeline = compile_timeline(loaded, players)
+        timeline = compile_timeline(loaded, choose_crew(loaded.crew, players, figures))
         cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
         with _progress_bar() as bar:
             rendering = render_timeline(
@@ -176,6 +175,7 @@ def render(
         write_atomic(side, captions(rendering.cues, caption_format,
                                     {"mission": timeline.mission_id, "voice": chosen.id,
                                      "language": chosen.language, "players": timeline.players,
+                                     "figures": timeline.figures,
                                      **({"licence": chosen.licence} if chosen.licence else {})}))
         typer.echo(str(side))
     stats = f", cache {cache.stats.hits} hit(s), {cache.stats.misses} miss(es)" if cache else ""
@@ -234,7 +234,8 @@ def _progress_bar() -> Iterator[_Bar]:
 
 
 def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
-                     fmt: str | None, players: int | None, cache: ClipCache | None,
+                     fmt: str | None, crew: tuple[int | None, int | None],
+                     cache: ClipCache | None,
                      options: RenderOptions, join: bool, pause: int) -> None:
     """Renders a campaign: one file per mission into a folder, or one joined file."""
     from authoring.audio.campaign import joined_track, render_campaign
@@ -256,7 +257,8 @@ def _render_campaign(campaign: Campaign, out: Path | None, *, voice: str | None,
         fmt = format_for(None, fmt)
     check_encoder(fmt)
     voices = [_choose_voice(voice or entry.voice, entry.mission) for entry in campaign.missions]
-    rendered = render_campaign(campaign, voices, cache=cache, options=options, players=players)
+    rendered = render_campaign(campaign, voices, cache=cache, options=options, players=crew[0],
+                               figures=crew[1])
     for rendering in rendered.missions:
         for warning in rendering.warnings:
             err(f"warning: {warning}")

@@ -137,8 +137,9 @@ def resolve(
 def _odds_text(odds: Odds) -> str:
     """Returns the ``--exact`` line: exact fractions, or a sampled estimate with its errors."""
     if odds.exact:
-        return (f"Exact: win probability {odds.win}, expected score of a win "
-                f"{odds.expected_score}")
+        # "-" where no draw is won, as the estimate's line says it
+        exact_score = "-" if odds.expected_score is None else str(odds.expected_score)
+        return (f"Exact: win probability {odds.win}, expected score of a win {exact_score}")
     score = ("-" if odds.expected_score is None else
              f"{float(odds.expected_score):.2f} ± {odds.score_error or 0:.2f}")
     return (f"Sampled (too many draws to follow exactly; mean of {odds.samples} stratified "

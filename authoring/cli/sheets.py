@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -9,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from authoring.cli._campaign import campaign_or_none
-from authoring.cli._common import err, reports_errors
+from authoring.cli._common import FiguresOption, PlayersOption, err, reports_errors
+from authoring.crew import choose_crew
 from authoring.errors import UsageError
 from authoring.mission import Mission
 
@@ -75,9 +77,8 @@ def sheets(
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, show_default=False, metavar="N",
         help="Answer key: draw the unpinned cards and trajectories with this seed.")] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", min=1, max=5, show_default=False,
-        help="Player count (default: the mission's); unconfirmed reports need 5.")] = None,
+    players: PlayersOption = None,
+    figures: FiguresOption = None,
     templates: Annotated[list[Path] | None, typer.Option(
         "--templates", show_default=False, metavar="DIR",
         help="A folder of templates that override the packaged ones (repeatable).")] = None,
@@ -112,8 +113,9 @@ def sheets(
     if campaign is not None and kind is Kind.campaign_log:
         from authoring.render.campaign_log import build_campaign_log
 
-        if rate or players is not None or seed is not None:
-            raise UsageError("--rate, --players and --seed do not apply to the campaign log")
+        if rate or players is not None or figures is not None or seed is not None:
+            raise UsageError("--rate, --players, --figures and --seed do not apply to the "
+                             "campaign log")
         build_campaign_log(campaign, target, paper=paper.value,
                            templates=tuple(templates or ()))
         err(f"wrote {target}")
@@ -125,18 +127,21 @@ def sheets(
             raise UsageError("--seed goes with --kind answer-key")
         build_campaign_briefing(campaign, target, paper=paper.value,
                                 templates=tuple(templates or ()), players=players,
-                                rate=_difficulty if rate else None)
+                                rate=_difficulty if rate else None, figures=figures)
         err(f"wrote {target} ({len(campaign.missions)} mission briefings)")
         return
     from authoring.lint.playability import load_playable_mission
     from authoring.render.build import build_sheet
 
     loaded = load_playable_mission(mission)  # no sheet of a mission the engine cannot deal
+    crew = choose_crew(loaded.crew, players, figures)
+    if crew != loaded.crew:  # the sheet and its rating are for the crew at the table
+        loaded = dataclasses.replace(loaded, players=crew.players, figures=crew.figures)
     difficulty = None
     if rate:
         if kind is not Kind.briefing:
             raise UsageError("--rate goes with --kind briefing")
         difficulty = _difficulty(loaded)
     build_sheet(loaded, target, kind=kind.value, paper=paper.value, seed=seed,
-                players=players, templates=tuple(templates or ()), difficulty=difficulty)
+                templates=tuple(templates or ()), difficulty=difficulty)
     err(f"wrote {target}")

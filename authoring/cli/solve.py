@@ -12,7 +12,7 @@ import typer
 
 from authoring._files import write_atomic
 from authoring.cli._campaign import campaign_or_none
-from authoring.cli._common import reports_errors
+from authoring.cli._common import FiguresOption, PlayersOption, reports_errors
 from authoring.engine import setup_from_mission
 from authoring.errors import UsageError
 from authoring.mission import Campaign
@@ -49,12 +49,8 @@ def solve(
         show_default=False)] = None,
     seed: Annotated[int, typer.Option(
         "--seed", "-s", help="Seeds the threat draw (without --draw) and the search.")] = 0,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="Player count (default: the mission's); androids fill the "
-        "crew to the smallest legal size.", show_default=False)] = None,
-    figures: Annotated[int | None, typer.Option(
-        "--figures", help="Crew size with androids (4 or 5 where the rules allow both).",
-        show_default=False)] = None,
+    players: PlayersOption = None,
+    figures: FiguresOption = None,
     iterations: Annotated[int | None, typer.Option(
         "--iterations", "-n", help=f"Search budget over all restarts (default "
         f"{DEFAULT_ITERATIONS} without --time-limit). DETERMINISTIC: the same mission, "
@@ -99,8 +95,6 @@ def solve(
         raise UsageError(f"expected a positive --time-limit, got {time_limit}")
     if restarts < 1:
         raise UsageError(f"expected --restarts of at least 1, got {restarts}")
-    if players is not None and not 1 <= players <= 5:
-        raise UsageError(f"expected --players 1 to 5, got {players}")
     if iterations is None and time_limit is None:
         iterations = DEFAULT_ITERATIONS
     campaign = campaign_or_none(mission)

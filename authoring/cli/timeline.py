@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from authoring.cli._common import reports_errors
+from authoring.cli._common import FiguresOption, PlayersOption, reports_errors
+from authoring.crew import choose_crew
 from authoring.lint.playability import load_playable_mission
 from authoring.mission.timecode import format_ms
 from authoring.mission.timeline import compile_timeline
@@ -22,9 +23,8 @@ _SOUND_LABELS = {"chirp": "[start chirp]", "transfer_beep": "[beep]", "static": 
 @reports_errors
 def timeline(
     mission: Annotated[Path, typer.Argument(help="The mission file.", show_default=False)],
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", min=1, max=5,
-        help="Player count (default: the mission's); unconfirmed reports need 5.")] = None,
+    players: PlayersOption = None,
+    figures: FiguresOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Emit the timeline as JSON.")] = False,
 ) -> None:
     """Print the compiled timeline: every cue the soundtrack will contain, in ms.
@@ -32,11 +32,13 @@ def timeline(
     Includes the derived cues: the start announcement, the one-minute and twenty-second
     warnings, the end-of-phase countdowns, communications restored and the operation end.
     """
-    compiled = compile_timeline(load_playable_mission(mission), players)
+    loaded = load_playable_mission(mission)
+    crew = choose_crew(loaded.crew, players, figures)
+    compiled = compile_timeline(loaded, crew)
     if as_json:
         typer.echo(json.dumps(compiled.to_dict(), indent=2, ensure_ascii=False))
         return
-    typer.echo(f"# {compiled.mission_id}, {compiled.players} players, "
+    typer.echo(f"# {compiled.mission_id}, {crew.describe()}, "
                f"{len(compiled.cues)} cues")
     for cue in compiled.cues:
         label = cue.text or _SOUND_LABELS.get(cue.kind, cue.kind)

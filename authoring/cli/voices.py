@@ -64,8 +64,8 @@ def list_voices(
             typer.echo(f"  {'':<10} note: {row['note']}")
 
 
-def _timelines(missions: list[Path], players: int | None) -> list[Timeline]:
-    return [compile_timeline(load_mission(m), players) for m in missions]
+def _timelines(missions: list[Path]) -> list[Timeline]:
+    return [compile_timeline(load_mission(m)) for m in missions]
 
 
 #: The official missions ``voices check`` scores when no mission is given.
@@ -142,7 +142,7 @@ def check(
         if listen:
             _intelligibility(chosen, missions)
         return
-    needed = phrases(_timelines(missions, None) if missions else None, chosen)
+    needed = phrases(_timelines(missions) if missions else None, chosen)
     missing = [f for f in needed if f.key != "text" and chosen.clips.path(f.key) is None]
     for fragment in missing:
         absent = chosen.clips.absent_file(fragment.key)
@@ -214,7 +214,7 @@ def list_phrases(
     """
     voice_name, mission_paths = _phrases_arguments(arguments or [], missions or [], voice)
     chosen = load_voice(voice_name)
-    found = phrases(_timelines(mission_paths, None) if mission_paths else None, chosen)
+    found = phrases(_timelines(mission_paths) if mission_paths else None, chosen)
     if as_json:
         typer.echo(json.dumps([{"key": f.key, "text": f.text} for f in found], indent=2,
                               ensure_ascii=False))
@@ -271,7 +271,7 @@ def pack(
     else:
         load_voice(fallback)  # an unknown fallback is a usage error now, not at render time
     cache = None if no_cache else ClipCache(cache_dir or default_cache_dir())
-    timelines = _timelines(missions, None) if missions else None
+    timelines = _timelines(missions) if missions else None
     result = write_clip_pack(chosen, output, timelines=timelines, cache=cache,
                              fallback=fallback, voice_id=pack_id)
     if cache is not None and cache.warning:

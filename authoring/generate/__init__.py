@@ -34,8 +34,9 @@ def generated_text(generated: Generated) -> str:
         f"Threat points: {options.points()} including {options.unconfirmed_points()} "
         "of unconfirmed reports.",
     ]
-    if options.players < 5 and options.unconfirmed_points():
-        header.append(f"With {options.players} players the unconfirmed reports are not played: "
+    crew = options.crew
+    if not crew.plays_unconfirmed and options.unconfirmed_points():
+        header.append(f"With {crew.describe()} the unconfirmed reports are not played: "
                       f"the crew faces {options.points() - options.unconfirmed_points()} points.")
     header.append("Phase ends follow the official convention: the moment the countdown ends.")
     return mission_yaml(generated.mission, header, generated.notes)

@@ -258,6 +258,7 @@ def _draw(rng: random.Random, options: GenerateOptions,
         title=f"Generated {spec.name} mission, seed {options.seed}",
         profile=spec.name,
         players=options.players,
+        figures=options.figures,
         phases=phases,
         events=tuple(events),
         decks=Decks(options.decks, options.decks),
@@ -266,8 +267,10 @@ def _draw(rng: random.Random, options: GenerateOptions,
     )
     notes = {i: "ambush: after the one-minute warning" for i, e in enumerate(events)
              if isinstance(e, Threat) and e.at in ambushes}
-    if options.players < 5:
-        notes.update({i: "unconfirmed report: not played with fewer than 5 players"
+    crew = options.crew
+    if not crew.plays_unconfirmed:
+        fewer = "fewer than 5 " + ("figures" if crew.androids else "players")
+        notes.update({i: f"unconfirmed report: not played with {fewer}"
                       for i, e in enumerate(events) if isinstance(e, Threat) and e.unconfirmed})
     return mission, notes
 

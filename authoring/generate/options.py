@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from authoring.crew import CrewSize, CrewSizeError, crew_size
 from authoring.errors import UsageError
 from authoring.generate.profiles import PROFILE_SPECS, ProfileSpec, profile_spec
 from authoring.mission.model import DECK_COLOURS, DeckColour, Profile
@@ -36,6 +37,7 @@ class GenerateOptions:
 
     profile: Profile = "base"
     players: int = 5
+    figures: int | None = None  # None: the fewest the rules allow for the players
     seed: int = 0
     threat_level: int | None = None
     serious: tuple[int, int] | None = None
@@ -54,6 +56,11 @@ class GenerateOptions:
         """Returns the threat points asked for (unconfirmed reports included)."""
         return self.spec.threat_level if self.threat_level is None else self.threat_level
 
+    @property
+    def crew(self) -> CrewSize:
+        """The crew the mission is generated for (``check_options`` has checked the pair)."""
+        return crew_size(self.players, self.figures)
+
     def unconfirmed_points(self) -> int:
         """Returns the unconfirmed-report points asked for."""
         return self.spec.unconfirmed if self.unconfirmed is None else self.unconfirmed
@@ -62,6 +69,8 @@ class GenerateOptions:
         """Returns the options as a ``spacealert generate`` command that reproduces them."""
         parts = ["spacealert generate", f"--profile {self.profile}", f"--players {self.players}",
                  f"--seed {self.seed}"]
+        if self.figures is not None:
+            parts.insert(3, f"--figures {self.figures}")
         if self.threat_level is not None:
             parts.append(f"--threat-level {self.threat_level}")
         if self.serious is not None:
@@ -113,7 +122,10 @@ def check_options(options: GenerateOptions) -> None:
     """Raises ``UsageError`` when the options cannot describe any mission of the profile."""
     _need(options.profile in PROFILE_SPECS,
           f"--profile: expected one of {', '.join(PROFILE_SPECS)}, got {options.profile!r}")
-    _need(options.players in (4, 5), f"--players: expected 4 or 5, got {options.players}")
+    try:
+        crew_size(options.players, options.figures)
+    except CrewSizeError as error:
+        raise UsageError(f"--players/--figures: {error}") from None
     _need(options.decks in DECK_COLOURS,
           f"--decks: expected one of {', '.join(DECK_COLOURS)}, got {options.decks!r}")
     _need(0 <= options.seed < 2**63, f"--seed: expected 0..2^63-1, got {options.seed}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+from authoring.crew import FULL_CREW
 from authoring.mission.model import (
     CommsDown,
     DataTransfer,
@@ -61,7 +62,7 @@ def event_span_ms(event: Event) -> int:
     probe = _at(event, _PROBE_AT)
     mission = Mission(id="probe", title="probe", profile="base", players=5,
                       phases=(300, 600, 900), events=(probe,))
-    cues = [c for c in compile_timeline(mission, 5).cues if c.event == 0]
+    cues = [c for c in compile_timeline(mission, FULL_CREW).cues if c.event == 0]
     return max(c.nominal_end_ms for c in cues) - _PROBE_AT * 1000
 
 
@@ -105,7 +106,7 @@ def fixed_intervals(phases: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """Returns (start_ms, end_ms) of every fixed announcement of a phase skeleton."""
     skeleton = Mission(id="skeleton", title="skeleton", profile="base", players=5,
                        phases=phases, events=())
-    return tuple((c.start_ms, c.nominal_end_ms) for c in compile_timeline(skeleton, 5).cues)
+    return tuple((c.start_ms, c.nominal_end_ms) for c in compile_timeline(skeleton, FULL_CREW).cues)
 
 
 @functools.lru_cache(maxsize=8192)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from authoring.crew import FULL_CREW
 from authoring.mission.heard import Heard, heard, overlaps
 from authoring.mission.model import CommsDown, Mission, Threat
 from authoring.mission.timeline import Timeline, compile_timeline
@@ -45,7 +46,7 @@ def self_check(mission: Mission, points: int, unconfirmed: int,
     if turns != sorted(turns):
         problems.append("threats are not announced in turn order")
     end_ms = mission.length * 1000
-    timeline = compile_timeline(mission, 5)
+    timeline = compile_timeline(mission, FULL_CREW)
     spans = heard(timeline.cues, None if lengths is None else lengths(timeline))
     for span in spans:
         if span.cue.event is not None and span.end_ms > end_ms - 8_000:

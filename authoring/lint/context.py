@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from authoring.crew import FULL_CREW
 from authoring.lint.rule import PathStep
 from authoring.lint.suppress import BadDirective, Directive, parse_directives
 from authoring.mission.load import Document
@@ -42,15 +43,15 @@ class LintContext:
 
     @cached_property
     def timeline(self) -> Timeline:
-        """The compiled soundtrack for the mission's player count (nominal cue lengths)."""
-        if self.mission.players == 5:
+        """The compiled soundtrack for the mission's crew (nominal cue lengths)."""
+        if self.mission.crew.plays_unconfirmed:
             return self.full_timeline
         return compile_timeline(self.mission)
 
     @cached_property
     def full_timeline(self) -> Timeline:
-        """The compiled soundtrack with five players, so that unconfirmed reports are heard."""
-        return compile_timeline(self.mission, players=5)
+        """The compiled soundtrack with five figures, so that unconfirmed reports are heard."""
+        return compile_timeline(self.mission, FULL_CREW)
 
     @cached_property
     def directives(self) -> tuple[list[Directive], list[BadDirective]]:

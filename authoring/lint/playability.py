@@ -3,7 +3,8 @@
 ``validate`` answers "can this file be played?"; ``lint`` answers "does it follow the official
 norms?" and includes everything ``validate`` reports. A mission is unplayable as written when:
 
-* the format checks fail (S0xx syntax, S1xx schema, M001-M004 phases and event times);
+* the format checks fail (S0xx syntax, S1xx schema, M001-M004 phases and event times, M006
+  the crew size);
 * a pinned threat card is unknown, of the wrong kind for its event, or pinned twice (M005):
   the rules engine could not deal the threats;
 * a turn carries more threats than the profile allows (M105, ``shared-threat-turn``): the

@@ -41,6 +41,8 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
     "M004": ("event-order", "Events must be listed in time order."),
     "M005": ("pinned-card", "A pinned threat card must exist, fit its event (external or "
                             "internal, serious or not) and be pinned only once."),
+    "M006": ("crew-size", "The figures (players and androids) must fit the players "
+                          "(docs/rules.md §16): 4 solo, 4 or 5 with 2 to 4 players, 5 with 5."),
     "C001": ("missing-mission", "A campaign names a mission file that does not exist, or an "
                                 "id no mission file in the campaign's folder has."),
     "C002": ("invalid-mission", "A campaign names a mission that is invalid (its problems "

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from authoring.crew import CrewSizeError, crew_size
 from authoring.mission.load import Document
 from authoring.mission.model import (
     PHASE_COUNT,
@@ -115,6 +116,13 @@ def build_mission(doc: Document) -> tuple[Mission | None, list[Problem]]:
                 hint="list events in time order")
         last_at = max(last_at, event.at)
 
+    if "figures" in data:
+        try:
+            crew_size(int(data.get("players", 4)), int(data["figures"]))
+        except CrewSizeError as error:
+            add(["figures"], "M006", "crew-size", str(error),
+                hint="docs/rules.md §16: 4 figures solo, 4 or 5 with 2-4 players, 5 with 5")
+            usable = False
     if not usable:
         return None, problems
     decks_raw = data.get("decks") or {}
@@ -133,6 +141,7 @@ def build_mission(doc: Document) -> tuple[Mission | None, list[Problem]]:
         description=str(data.get("description", "")),
         language=str(data.get("language", "en")),
         tags=tuple(str(t) for t in data.get("tags", ())),
+        figures=int(data["figures"]) if "figures" in data else None,
         source=doc.file,
     )
     return mission, problems

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from authoring.crew import CrewSize, CrewSizeError, choose_crew
 from authoring.mission.check import check_mission
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import Decks, Mission
@@ -39,6 +40,12 @@ class CampaignMission:
     players: int | None = None  # soundtrack rendered for this many players (None: mission's)
     voice: str | None = None
     announcement: str = ""  # story text played before this mission
+    figures: int | None = None  # players + androids (None: the mission's, or the fewest legal)
+
+    @property
+    def crew(self) -> CrewSize:
+        """The crew this mission is played with (``authoring.crew.choose_crew``)."""
+        return choose_crew(self.mission.crew, self.players, self.figures)
 
 
 @dataclass(frozen=True)
@@ -150,7 +157,17 @@ def check_campaign(doc: Document, path: str | Path) -> tuple[Campaign | None, li
                                f"problem{'s' if len(found) > 1 else ''} in {ref.shown})",
                                path=f"$.missions[{ref.index}].mission"))
             continue
-        entries.append(_entry(data["missions"][ref.index], mission, ref.reference, ref.shown))
+        entry = _entry(data["missions"][ref.index], mission, ref.reference, ref.shown)
+        try:
+            # checked once here, so that every later ``entry.crew`` is legal
+            choose_crew(entry.mission.crew, entry.players, entry.figures)
+        except CrewSizeError as error:
+            key = "figures" if entry.figures is not None else "players"
+            line, col = doc.locate(["missions", ref.index, "soundtrack", key])
+            own.append(Problem(doc.file, line, col, "M006", "crew-size", str(error),
+                               path=f"$.missions[{ref.index}].soundtrack.{key}"))
+            continue
+        entries.append(entry)
     if own or theirs:
         return None, sorted(own) + theirs
     return Campaign(
@@ -166,9 +183,11 @@ def _entry(raw: Mapping[str, Any], mission: Mission, reference: str,
                    serious=decks.get("serious", mission.decks.serious))
     soundtrack = raw.get("soundtrack") or {}
     players = soundtrack.get("players")
+    figures = soundtrack.get("figures")
     voice = soundtrack.get("voice")
     return CampaignMission(
         mission=dataclasses.replace(mission, decks=chosen), reference=reference, file=shown,
         players=int(players) if players is not None else None,
         voice=str(voice) if voice is not None else None,
-        announcement=str(raw.get("announcement", "")))
+        announcement=str(raw.get("announcement", "")),
+        figures=int(figures) if figures is not None else None)

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from authoring.crew import CrewSize, crew_size
+
 Zone = Literal["red", "white", "blue", "internal"]
 ExternalZone = Literal["red", "white", "blue"]
 Profile = Literal["test-run", "training", "base", "double-action"]
@@ -125,6 +127,12 @@ class Mission:
     language: str = "en"
     tags: tuple[str, ...] = ()
     source: str = ""  # the file it was read from, for messages
+    figures: int | None = None  # players + androids written for (None: the fewest legal)
+
+    @property
+    def crew(self) -> CrewSize:
+        """The crew the mission is written for (docs/rules.md §16; ``mission.crew``)."""
+        return crew_size(self.players, self.figures)
 
     @property
     def length(self) -> int:

@@ -22,9 +22,9 @@ transfer complete." The closing line is left out when the next announcement star
 already marks the exchange, and player logs omit the line too. Communications down are
 followed by ``static`` until ``comms_restored``.
 
-Unconfirmed reports (docs/soundtrack.md §1): with 5 players they are announced, prefixed
-"Unconfirmed report." as on the CD, and the crew plays them as normal threats; with fewer
-players they are left out of the soundtrack altogether.
+Unconfirmed reports (docs/soundtrack.md §1): with 5 figures (players and androids, decided by
+``authoring.crew``) they are announced, prefixed "Unconfirmed report." as on the CD,
+and the crew plays them as normal threats; with fewer they are left out of the soundtrack.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from authoring.crew import CrewSize
 from authoring.mission.model import (
     Announcement,
     CommsDown,
@@ -126,12 +127,13 @@ class Cue:
 
 @dataclass(frozen=True)
 class Timeline:
-    """The cues of a mission in start order, for a given player count."""
+    """The cues of a mission in start order, for a given crew."""
 
     mission_id: str
     players: int
     phases_ms: tuple[int, ...]
     cues: tuple[Cue, ...]
+    figures: int  # players + androids: 5 hear the unconfirmed reports
 
     @property
     def end_ms(self) -> int:
@@ -143,6 +145,7 @@ class Timeline:
         return {
             "mission": self.mission_id,
             "players": self.players,
+            "figures": self.figures,
             "phases_ms": list(self.phases_ms),
             "cues": [c.to_dict() for c in self.cues],
         }
@@ -207,9 +210,10 @@ def _next_start(mission: Mission, index: int) -> int:
     return min(later, default=mission.length) * 1_000
 
 
-def compile_timeline(mission: Mission, players: int | None = None) -> Timeline:
-    """Returns every cue of ``mission``'s soundtrack with its exact start in ms."""
-    players = mission.players if players is None else players
+def compile_timeline(mission: Mission, crew: CrewSize | None = None) -> Timeline:
+    """Returns every cue of ``mission``'s soundtrack with its exact start in ms, as ``crew``
+    hears it (default: the crew the mission is written for, ``mission.crew``)."""
+    crew = mission.crew if crew is None else crew
     cues: list[Cue] = [
         Cue(0, "chirp", "", _NOMINAL["chirp"], 1),
         Cue(START_SPEECH_MS, "mission_start",
@@ -222,8 +226,8 @@ def compile_timeline(mission: Mission, players: int | None = None) -> Timeline:
         start = event.at * 1_000
         phase = mission.phase_of(event.at)
         if isinstance(event, Threat):
-            if event.unconfirmed and players < 5:
-                continue  # the crew ignores it: leave it out of this player count's track
+            if event.unconfirmed and not crew.plays_unconfirmed:
+                continue  # the crew ignores it: leave it out of this crew's track
             cues.append(Cue(start, "threat",
                             threat_text(event.turn, event.zone, event.serious, event.unconfirmed),
                             _threat_nominal(event.turn, event.zone, event.serious,
@@ -259,4 +263,5 @@ def compile_timeline(mission: Mission, players: int | None = None) -> Timeline:
             cues.append(Cue(start, "announcement", event.text, max(1_000, len(event.text) * 70),
                             phase, {"text": event.text}, index))
     cues.sort(key=lambda c: (c.start_ms, c.kind == "static", -1 if c.event is None else c.event))
-    return Timeline(mission.id, players, tuple(p * 1_000 for p in mission.phases), tuple(cues))
+    return Timeline(mission.id, crew.players, tuple(p * 1_000 for p in mission.phases),
+                    tuple(cues), crew.figures)

@@ -42,6 +42,7 @@ from typing import IO, TextIO
 
 from authoring.audio import ClipCache, Voice, render_timeline, write_audio
 from authoring.audio.captions import captions
+from authoring.crew import CrewSize
 from authoring.errors import EnvironmentMissingError
 from authoring.mission.model import Mission
 from authoring.mission.timecode import format_clock
@@ -80,9 +81,9 @@ class PlaySite:
 
 
 def prepare(mission: Mission, voice: Voice, root: Path, cache: ClipCache | None,
-            players: int | None = None) -> PlaySite:
+            crew: CrewSize | None = None) -> PlaySite:
     """Renders ``mission`` with ``voice`` into ``root`` as a site with one player page."""
-    timeline = compile_timeline(mission, players)
+    timeline = compile_timeline(mission, crew)
     rendering = render_timeline(timeline, voice, cache=cache)
     stem = f"files/{mission.id}/{mission.id}.{voice.id}"
     audio = root / f"{stem}.wav"

@@ -15,13 +15,13 @@ from authoring.render.sheets import Difficulty, Paper, SheetKind, SheetOptions, 
 def build_sheet(mission: Mission, target: Path, *, kind: str, paper: str = "a4",
                 seed: int | None = None, players: int | None = None,
                 templates: tuple[Path, ...] = (),
-                difficulty: Difficulty | None = None) -> None:
+                difficulty: Difficulty | None = None, figures: int | None = None) -> None:
     """Writes the sheet to ``target``: PDF for ``.pdf``, HTML otherwise.
 
     ``difficulty`` (from the linter's simulation) adds the difficulty box to the briefing.
     """
     options = SheetOptions(cast(SheetKind, kind), cast(Paper, paper), players, seed,
-                           difficulty, templates)
+                           difficulty, templates, figures)
     faces = load_faces() if kind in ("threats", "answer-key") else None
     html = render_html(mission, options, faces)
     if target.suffix.lower() == ".pdf":

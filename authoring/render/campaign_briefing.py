@@ -9,11 +9,13 @@ under a strip that lists every mission of the campaign with the current one in b
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 from authoring._files import write_atomic
+from authoring.crew import choose_crew
 from authoring.mission.campaign import Campaign
 from authoring.mission.model import Mission
 from authoring.render.campaign_log import campaign_log_context
@@ -27,21 +29,24 @@ Rater = Callable[[Mission], Difficulty]
 
 def campaign_briefing_context(campaign: Campaign, paper: str = "a4",
                               players: int | None = None,
-                              rate: Rater | None = None) -> dict[str, Any]:
+                              rate: Rater | None = None,
+                              figures: int | None = None) -> dict[str, Any]:
     """Returns the template context: the campaign log's mission list and one briefing each.
 
-    ``players`` overrides every mission's player count (else the campaign's soundtrack
-    choice, else the mission's).
+    ``players`` and ``figures`` override every mission's crew (else the campaign's soundtrack
+    choice, else the mission's; ``authoring.crew.choose_crew``).
     """
     context = campaign_log_context(campaign, paper)
     context["kind"] = "campaign-briefing"
     context["campaign_title"] = campaign.title
     briefings = []
     for number, entry in enumerate(campaign.missions, 1):
-        count = players if players is not None else entry.players
-        options = SheetOptions("briefing", cast(Paper, paper), count,
-                               difficulty=rate(entry.mission) if rate else None)
-        one = sheet_context(entry.mission, options)
+        crew = choose_crew(entry.crew, players, figures)
+        # the briefing and its rating are for the crew at the table
+        mission = dataclasses.replace(entry.mission, players=crew.players, figures=crew.figures)
+        options = SheetOptions("briefing", cast(Paper, paper),
+                               difficulty=rate(mission) if rate else None)
+        one = sheet_context(mission, options)
         briefings.append({"number": number, "mission": entry.mission,
                           "announcement": entry.announcement, "facts": one["facts"],
                           "picture": one["picture"], "events": one["events"],
@@ -54,18 +59,18 @@ def campaign_briefing_context(campaign: Campaign, paper: str = "a4",
 
 def campaign_briefing_html(campaign: Campaign, paper: str = "a4",
                            templates: Sequence[Path] = (), players: int | None = None,
-                           rate: Rater | None = None) -> str:
+                           rate: Rater | None = None, figures: int | None = None) -> str:
     """Returns the campaign briefing as one self-contained HTML page."""
     env = make_environment(tuple(templates))
     return env.get_template("campaign-briefing.html.j2").render(
-        campaign_briefing_context(campaign, paper, players, rate))
+        campaign_briefing_context(campaign, paper, players, rate, figures))
 
 
 def build_campaign_briefing(campaign: Campaign, target: Path, *, paper: str = "a4",
                             templates: Sequence[Path] = (), players: int | None = None,
-                            rate: Rater | None = None) -> None:
+                            rate: Rater | None = None, figures: int | None = None) -> None:
     """Writes the campaign briefing to ``target``: PDF for ``.pdf``, HTML otherwise."""
-    html = campaign_briefing_html(campaign, paper, templates, players, rate)
+    html = campaign_briefing_html(campaign, paper, templates, players, rate, figures)
     if target.suffix.lower() == ".pdf":
         write_atomic(target, html_to_pdf(html))
     else:

@@ -23,13 +23,12 @@ def campaign_log_context(campaign: Campaign, paper: str = "a4") -> dict[str, Any
     entries = []
     for number, entry in enumerate(campaign.missions, 1):
         mission = entry.mission
-        players = entry.players or mission.players
         entries.append({
             "number": number, "id": mission.id, "title": mission.title,
             "common": DECK_LABELS[mission.decks.common],
             "serious": DECK_LABELS[mission.decks.serious],
-            "soundtrack": f"{players} players" + (f", voice {entry.voice}" if entry.voice
-                                                  else ""),
+            "soundtrack": entry.crew.describe() + (f", voice {entry.voice}" if entry.voice
+                                                   else ""),
             "announcement": entry.announcement,
         })
     return {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from authoring.crew import CrewSize
 from authoring.errors import InvalidInputError
 from authoring.mission.model import Decks, Mission, Threat
 from authoring.mission.timecode import format_clock
@@ -103,31 +104,31 @@ def pinned_face(threat: Threat, faces: Mapping[str, CardFace], mission: Mission)
 
 
 def possible_cards(mission: Mission, faces: Mapping[str, CardFace],
-                   players: int | None = None) -> list[CardFace]:
+                   crew: CrewSize | None = None) -> list[CardFace]:
     """Returns every card that can come up in the mission, in print order.
 
     Pinned threats contribute their card, the others their whole deck; unconfirmed reports
-    count only when 5 figures play.
+    count only when 5 figures play (default crew: the mission's).
     """
-    players = mission.players if players is None else players
+    crew = mission.crew if crew is None else crew
     found: dict[str, CardFace] = {}
-    for threat in played_threats(mission, players):
+    for threat in played_threats(mission, crew):
         pool = ([pinned_face(threat, faces, mission)] if threat.card
                 else deck_pool(threat, mission.decks, faces))
         found.update((f.id, f) for f in pool)
     return sorted(found.values(), key=CardFace.sort_key)
 
 
-def played_threats(mission: Mission, players: int) -> list[Threat]:
-    """Returns the threat announcements played at this player count, in time order."""
-    return [t for t in mission.threats() if not (t.unconfirmed and players < 5)]
+def played_threats(mission: Mission, crew: CrewSize) -> list[Threat]:
+    """Returns the threat announcements ``crew`` plays, in time order."""
+    return [t for t in mission.threats() if not t.unconfirmed or crew.plays_unconfirmed]
 
 
 def zones_for(card: CardFace, mission: Mission, faces: Mapping[str, CardFace],
-              players: int) -> list[str]:
+              crew: CrewSize) -> list[str]:
     """Returns the zones (red, white, blue, internal) where ``card`` can appear, in zone order."""
     zones: set[str] = set()
-    for threat in played_threats(mission, players):
+    for threat in played_threats(mission, crew):
         if threat.card:
             if threat.card.upper() == card.id:
                 zones.add(threat.zone)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from authoring.crew import CrewSize
 from authoring.engine import EngineError, Plan, make_crew_plan, setup_from_mission
 from authoring.errors import InvalidInputError
 from authoring.mission.model import Mission, Threat
@@ -37,35 +38,29 @@ class Draw:
     threats: tuple[DrawnThreat, ...]
 
 
-def needs_seed(mission: Mission, players: int) -> bool:
+def needs_seed(mission: Mission, crew: CrewSize) -> bool:
     """Tells whether anything of the mission is left to chance (an unpinned card or board)."""
     return mission.trajectories is None or any(
-        t.card is None for t in played_threats(mission, players))
+        t.card is None for t in played_threats(mission, crew))
 
 
-def empty_plan(players: int, seed: int) -> Plan:
-    """Returns a plan with no actions whose crew is ``players`` players (P rows) and androids.
-
-    The crew has 5 figures with 5 players and 4 otherwise (docs/rules.md §16), so the engine plays
-    unconfirmed reports exactly when the soundtrack announces them.
-    """
-    figures = 5 if players >= 5 else 4
-    crew = [make_crew_plan(f"P{n}", "") for n in range(1, players + 1)]
-    crew += [make_crew_plan(f"A{n}", "") for n in range(1, figures - players + 1)]
-    return Plan(crew=tuple(crew), seed=seed)
+def empty_plan(crew: CrewSize, seed: int) -> Plan:
+    """Returns a plan with no actions for ``crew``: its players (P rows), then its androids,
+    so that the engine plays unconfirmed reports exactly when the soundtrack announces them."""
+    return Plan(crew=tuple(make_crew_plan(label, "") for label in crew.labels()), seed=seed)
 
 
-def draw_mission(mission: Mission, faces: Mapping[str, CardFace], *, players: int,
+def draw_mission(mission: Mission, faces: Mapping[str, CardFace], *, crew: CrewSize,
                  seed: int | None) -> Draw:
     """Returns the cards and boards of one play; ``seed`` may be None only if all is pinned."""
-    if seed is None and needs_seed(mission, players):
+    if seed is None and needs_seed(mission, crew):
         raise ValueError("a seed is needed: the mission leaves cards or trajectories to chance")
-    threats = played_threats(mission, players)
+    threats = played_threats(mission, crew)
     for threat in threats:
         if threat.card:
             pinned_face(threat, faces, mission)  # a located message before the engine's
     try:
-        setup = setup_from_mission(mission, empty_plan(players, seed or 0))
+        setup = setup_from_mission(mission, empty_plan(crew, seed or 0))
     except EngineError as error:
         raise InvalidInputError(f"{mission.source or mission.id}: {error}") from None
     if len(setup.threats) != len(threats):  # the engine and the timeline disagree on who plays

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from authoring.crew import CrewSize, choose_crew
 from authoring.engine.errors import EngineError
 from authoring.engine.rules.setup import ThreatEvent
 from authoring.engine.rules.trajectories import TRAJECTORIES
 from authoring.errors import UsageError
 from authoring.mission.model import Announcement, CommsDown, Mission, Threat, event_key
 from authoring.mission.timeline import Cue, compile_timeline
-from authoring.render.cards import CardFace, possible_cards, zones_for
+from authoring.render.cards import CardFace, played_threats, possible_cards, zones_for
 from authoring.render.draw import Draw, draw_mission, needs_seed
 from authoring.render.env import make_environment
 from authoring.render.movement import reach_turns
@@ -81,19 +82,20 @@ class SheetOptions:
 
     kind: SheetKind = "briefing"
     paper: Paper = "a4"
-    players: int | None = None
+    players: int | None = None  # with figures: the crew (None: the mission's; choose_crew)
     seed: int | None = None
     difficulty: Difficulty | None = None
     templates: tuple[Path, ...] = field(default_factory=tuple)
+    figures: int | None = None
 
 
-def _facts(mission: Mission, players: int) -> list[tuple[str, str]]:
-    threats = [t for t in mission.threats() if not (t.unconfirmed and players < 5)]
+def _facts(mission: Mission, crew: CrewSize) -> list[tuple[str, str]]:
+    threats = played_threats(mission, crew)
     points = sum(t.points for t in threats)
     unconfirmed = sum(1 for t in mission.threats() if t.unconfirmed)
     facts = [
         ("Profile", PROFILE_LABELS.get(mission.profile, mission.profile)),
-        ("Players", str(players)),
+        ("Players", crew.describe()),
         ("Length", f"{len(mission.phases)} phases, "
                    + ", ".join(f"P{n} ends {s // 60}:{s % 60:02d}"
                                for n, s in enumerate(mission.phases, start=1))),
@@ -104,18 +106,18 @@ def _facts(mission: Mission, players: int) -> list[tuple[str, str]]:
         ("Threats", f"{len(threats)} announced, {points} threat points"
                     + (f" ({unconfirmed} unconfirmed report"
                        f"{'s' if unconfirmed != 1 else ''}"
-                       f"{', played' if players >= 5 else ', ignored below 5 players'})"
+                       f"{', played' if crew.plays_unconfirmed else ', ignored below 5 figures'})"
                        if unconfirmed else "")),
     ]
     return facts
 
 
-def _event_lines(mission: Mission, players: int) -> list[tuple[int, str, str]]:
+def _event_lines(mission: Mission, crew: CrewSize) -> list[tuple[int, str, str]]:
     """Returns (second, text, zone) for each mission event the crew hears, in time order."""
     lines: list[tuple[int, str, str]] = []
     for event in mission.events:
         if isinstance(event, Threat):
-            if event.unconfirmed and players < 5:
+            if event.unconfirmed and not crew.plays_unconfirmed:
                 continue
             kind = ("serious " if event.serious else "") + (
                 "internal threat" if event.internal else "threat")
@@ -141,7 +143,7 @@ def _comms_rows(cues: Sequence[Cue]) -> list[CommsRow]:
         if cue.kind == "threat":
             zone = str(cue.params["zone"])
             if cue.params.get("unconfirmed"):
-                detail = "unconfirmed report (5 players)"
+                detail = "unconfirmed report (5 figures)"
         elif cue.kind == "data_transfer":
             detail = "count five to one, beep 10 s after the start"
         elif cue.kind == "countdown":
@@ -183,10 +185,10 @@ def _solo_reaches(face: CardFace, board: str) -> Mapping[int, int]:
 
 
 def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],
-                 players: int) -> list[CardBlock]:
+                 crew: CrewSize) -> list[CardBlock]:
     blocks = []
-    for face in possible_cards(mission, faces, players):
-        zones = zones_for(face, mission, faces, players)
+    for face in possible_cards(mission, faces, crew):
+        zones = zones_for(face, mission, faces, crew)
         if mission.trajectories:
             boards = [(f"{zone} {mission.trajectories[zone]}", mission.trajectories[zone])
                       for zone in zones]
@@ -197,9 +199,9 @@ def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],
     return blocks
 
 
-def _answer_blocks(draw: Draw, players: int) -> list[CardBlock]:
+def _answer_blocks(draw: Draw, crew: CrewSize) -> list[CardBlock]:
     events = [ThreatEvent(d.threat.turn, d.threat.zone, d.card.id) for d in draw.threats]
-    reached = reach_turns(events, draw.trajectories, figures=5 if players >= 5 else 4)
+    reached = reach_turns(events, draw.trajectories, figures=crew.figures)
     blocks = []
     for drawn, moves in zip(draw.threats, reached, strict=True):
         threat = drawn.threat
@@ -213,39 +215,43 @@ def _answer_blocks(draw: Draw, players: int) -> list[CardBlock]:
 
 def sheet_context(mission: Mission, options: SheetOptions,
                   faces: Mapping[str, CardFace] | None = None) -> dict[str, Any]:
-    """Returns the template context of one sheet; ``faces`` is needed for card sheets."""
-    players = mission.players if options.players is None else options.players
+    """Returns the template context of one sheet; ``faces`` is needed for card sheets.
+
+    Raises ``CrewSizeError`` for options whose players and figures do not fit the rules.
+    """
+    crew = choose_crew(mission.crew, options.players, options.figures)
     context: dict[str, Any] = {
         "mission": mission,
         "kind": options.kind,
         "page_size": PAPERS[options.paper],
         "paper": options.paper,
-        "players": players,
-        "facts": _facts(mission, players),
+        "players": crew.players,
+        "crew": crew,
+        "facts": _facts(mission, crew),
         "zone_fill": ZONE_FILL,
         "zone_stroke": ZONE_STROKE,
     }
     if options.kind == "briefing":
-        timeline = compile_timeline(mission, players)
+        timeline = compile_timeline(mission, crew)
         context["picture"] = layout_timeline(timeline)
-        context["events"] = _event_lines(mission, players)
+        context["events"] = _event_lines(mission, crew)
         context["difficulty"] = options.difficulty
     elif options.kind == "comms-officer":
-        context["rows"] = _comms_rows(compile_timeline(mission, players).cues)
+        context["rows"] = _comms_rows(compile_timeline(mission, crew).cues)
     elif options.kind in ("threats", "answer-key"):
         if faces is None:
             raise ValueError("card sheets need the threat card faces")
         if options.kind == "threats":
-            context["blocks"] = _card_blocks(mission, faces, players)
+            context["blocks"] = _card_blocks(mission, faces, crew)
             context["pinned_boards"] = mission.trajectories is not None
         else:
-            if options.seed is None and needs_seed(mission, players):
+            if options.seed is None and needs_seed(mission, crew):
                 raise UsageError(
                     "the answer key needs --seed N: the mission leaves threat cards or "
                     "trajectories to chance")
-            draw = draw_mission(mission, faces, players=players, seed=options.seed)
+            draw = draw_mission(mission, faces, crew=crew, seed=options.seed)
             context["draw"] = draw
-            context["blocks"] = _answer_blocks(draw, players)
+            context["blocks"] = _answer_blocks(draw, crew)
     return context
 
 

@@ -26,6 +26,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from authoring.crew import plays_unconfirmed
 from authoring.engine import Plan, make_crew_plan
 from authoring.engine.rules.hands import Hands
 from authoring.engine.rules.levels import get_level
@@ -75,7 +76,7 @@ def phase_turns(level: int) -> list[tuple[int, int]]:
 def announced_by(mission: Mission, figures: int, phase: int) -> list[bool]:
     """For each threat in play (the setup's order), whether it was announced by the end of
     ``phase`` (0-based engine phase; a mission with fewer phases has announced everything)."""
-    played = [t for t in mission.threats() if not (t.unconfirmed and figures < 5)]
+    played = [t for t in mission.threats() if not t.unconfirmed or plays_unconfirmed(figures)]
     return [mission.phase_of(t.at) <= phase + 1 for t in played]
 
 

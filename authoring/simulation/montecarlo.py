@@ -153,8 +153,9 @@ def threat_labels(mission: Mission) -> list[str]:
 
 
 def figures_for(mission: Mission) -> int:
-    """The crew size simulated: 5 figures with 5 players, otherwise 4."""
-    return 5 if mission.players == 5 else 4
+    """The crew size simulated: the figures the mission is written for (``mission.crew``:
+    5 with 5 players, else 4 unless the mission seats a fifth figure)."""
+    return mission.crew.figures
 
 
 def _blank_plan(figures: int, seed: int) -> Plan:

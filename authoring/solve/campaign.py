@@ -161,8 +161,9 @@ def solve_campaign(campaign: Campaign, *, seed: int = 0, iterations: int = 2000,
     for index, entry in enumerate(campaign.missions):
         if progress is not None:
             progress(f"solving mission {index + 1}: {entry.mission.id}")
-        players = entry.players if entry.players is not None else entry.mission.players
-        problem = prepare(entry.mission, seed=seed + index, players=players)
+        crew = entry.crew
+        problem = prepare(entry.mission, seed=seed + index, players=crew.players,
+                          figures=crew.figures)
         request = problem.request(iterations=iterations, time_limit=None, jobs=jobs,
                                   restarts=restarts, heroics=heroics)
         plans.append(to_plan(problem, solve(request).slots))

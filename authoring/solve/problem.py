@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from authoring.crew import CrewSizeError, choose_crew, crew_size, plays_unconfirmed
 from authoring.engine import EngineError, Plan, Setup, setup_from_mission
 from authoring.engine.cores import hands_module, resolve_batch
 from authoring.engine.rules.hands import Hands
@@ -27,7 +28,6 @@ from authoring.engine.rules.plan import (
     decode,
     parse_action,
 )
-from authoring.engine.rules.setup import FIGURES
 from authoring.errors import InvalidInputError, UsageError
 from authoring.mission import Mission, load_document
 from authoring.simulation.dealing import deal_for
@@ -89,17 +89,12 @@ def crew_labels(players: int, figures: int | None = None) -> tuple[str, ...]:
     """Returns the crew labels for a player count: players P1.., then androids A1..
 
     ``figures`` defaults to the smallest legal crew (5 for 5 players): androids fill the
-    seats the rules require and no more.
+    seats the rules require and no more (``authoring.crew.crew_size``).
     """
-    if players not in FIGURES:
-        raise UsageError(f"expected 1 to 5 players, got {players}")
-    allowed = FIGURES[players]
-    count = allowed[0] if figures is None else figures
-    if count not in allowed:
-        want = " or ".join(str(n) for n in allowed)
-        raise UsageError(f"expected {want} crew members for {players} players, got {count}")
-    return (*(f"P{i + 1}" for i in range(players)),
-            *(f"A{i + 1}" for i in range(count - players)))
+    try:
+        return crew_size(players, figures).labels()
+    except CrewSizeError as error:
+        raise UsageError(str(error)) from None
 
 
 def prepare(mission: Mission, *, seed: int = 0, players: int | None = None,
@@ -113,10 +108,13 @@ def prepare(mission: Mission, *, seed: int = 0, players: int | None = None,
     ``InvalidInputError`` for a draw or plan that does not fit the mission, ``UsageError``
     for an impossible crew.
     """
-    count = players if players is not None else mission.players
-    if count != mission.players:
-        mission = dataclasses.replace(mission, players=count)
-    labels = crew_labels(count, figures)
+    try:
+        crew = choose_crew(mission.crew, players, figures)
+    except CrewSizeError as error:
+        raise UsageError(str(error)) from None
+    if crew != mission.crew:
+        mission = dataclasses.replace(mission, players=crew.players, figures=crew.figures)
+    labels = crew.labels()
     if draw is None and fixed is not None and (fixed.draw or fixed.trajectories):
         draw = Draw(fixed.draw, fixed.trajectories)
     draw = draw or Draw()
@@ -156,7 +154,7 @@ def _used_draw(mission: Mission, setup: Setup, figures: int) -> tuple[str | None
     cards = iter(setup.threats)
     used: list[str | None] = []
     for threat in mission.threats():
-        if threat.unconfirmed and figures < 5:
+        if threat.unconfirmed and not plays_unconfirmed(figures):
             used.append(None)
         else:
             used.append(next(cards).card)

@@ -27,7 +27,7 @@ from authoring.mission.yaml_guard import GuardedConstructor, GuardedParser
 EVENT_KINDS = ("threat", "incoming_data", "data_transfer", "comms_down", "announcement")
 #: Top-level keys the ``meta`` edit may set (events are edited one by one).
 META_KEYS = ("id", "title", "author", "description", "language", "tags", "profile", "players",
-             "phases", "decks", "trajectories")
+             "figures", "phases", "decks", "trajectories")
 #: Wide enough that ruamel never folds a one-line event mapping.
 _WIDTH = 4096
 

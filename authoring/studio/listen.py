@@ -31,7 +31,8 @@ def _shift(cue: Cue, origin: int) -> Cue:
 def excerpt(timeline: Timeline, cues: list[Cue], origin: int, length_ms: int) -> Timeline:
     """A timeline holding ``cues`` moved so that ``origin`` is zero, ``length_ms`` long."""
     shifted = tuple(_shift(c, origin) for c in cues)
-    return Timeline(timeline.mission_id, timeline.players, (max(1, length_ms),), shifted)
+    return Timeline(timeline.mission_id, timeline.players, (max(1, length_ms),), shifted,
+                    timeline.figures)
 
 
 def cue_excerpt(timeline: Timeline, *, event: int | None = None,
@@ -41,7 +42,7 @@ def cue_excerpt(timeline: Timeline, *, event: int | None = None,
         chosen = [c for c in timeline.cues if c.event == event]
         if not chosen:
             raise InvalidInputError(f"event {event} has no cue in this soundtrack "
-                                    "(an unconfirmed report with fewer than 5 players is silent)")
+                                    "(an unconfirmed report with fewer than 5 figures is silent)")
     elif cue is not None and 0 <= cue < len(timeline.cues):
         chosen = [timeline.cues[cue]]
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from authoring.crew import CrewSizeError, crew_size
 from authoring.errors import UsageError
 from authoring.mission.model import PROFILES
 
@@ -30,8 +31,10 @@ def template(mission_id: str, profile: str = "base", players: int = 5) -> str:
     """A minimal mission of ``profile`` with one threat (valid, so the timeline shows)."""
     if profile not in PROFILES:
         raise UsageError(f"'profile': expected one of {', '.join(PROFILES)}, got {profile!r}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 5:
-        raise UsageError(f"'players': expected 1-5, got {players!r}")
+    try:
+        crew_size(players)
+    except CrewSizeError as error:
+        raise UsageError(f"'players': {error}") from None
     title = mission_id.replace("-", " ").capitalize()
     return _TEMPLATE.format(id=mission_id, title=title, profile=profile, players=players,
                             phases=_PHASES[profile])
@@ -46,13 +49,13 @@ def generated(options: Mapping[str, Any]) -> str:
         generated_text,
     )
 
-    known = {"profile", "players", "seed", "threat_level", "decks"}
+    known = {"profile", "players", "figures", "seed", "threat_level", "decks"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise UsageError(f"'generate': unknown option {unknown[0]!r}: expected "
                          f"{', '.join(sorted(known))}")
     values = dict(options)
-    for key in ("players", "seed", "threat_level"):
+    for key in ("players", "figures", "seed", "threat_level"):
         if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)):
             raise UsageError(f"'generate.{key}': expected a whole number")
     for key in ("profile", "decks"):

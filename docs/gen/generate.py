@@ -468,13 +468,14 @@ def threat_page() -> str:
 
 def timeline_svg() -> str:
     """The briefing's timeline drawing of official mission 1, as a stand-alone SVG."""
+    from authoring.crew import FULL_CREW
     from authoring.mission import load_mission
     from authoring.mission.timeline import compile_timeline
     from authoring.render.env import make_environment
     from authoring.render.picture import layout_timeline
 
     mission = load_mission(ROOT / "missions/official/mission-1.yaml")
-    picture = layout_timeline(compile_timeline(mission, players=5))
+    picture = layout_timeline(compile_timeline(mission, FULL_CREW))
     macros = make_environment().get_template("_macros.html.j2").module
     svg = str(macros.timeline_svg(picture)).strip()  # type: ignore[attr-defined]
     return svg + "\n"

@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from authoring.crew import crew_size
 from authoring.engine import Plan, resolve_mission
 from authoring.engine.errors import EngineError
 from authoring.errors import AuthoringError, InvalidInputError
@@ -233,7 +234,7 @@ def _mission(path: Path, text: str) -> None:
     if mission is None:
         raise InvalidFileError(problems)
     for players in (mission.players, 2):
-        compile_timeline(mission, players)
+        compile_timeline(mission, crew_size(players))
     for fmt in EXPORTERS:
         try:
             exported = EXPORTERS[fmt](mission)

@@ -77,7 +77,8 @@ def test_count_writes_one_file_per_seed(runner: CliRunner, tmp_path: Path) -> No
                                "base profile, got 30\n"),
     (["--profile", "huge"], "error: --profile: expected one of test-run, training, base, "
                             "double-action, got 'huge'\n"),
-    (["--players", "6"], "error: --players: expected 4 or 5, got 6\n"),
+    (["--players", "5", "--figures", "4"], "error: --players/--figures: expected 5 figures "
+                                           "(players and androids) for 5 players, got 4\n"),
     (["--count", "2"], "error: --count needs -o DIR: the folder to write the missions into\n"),
     (["--decks", "red"], "error: --decks: expected one of white, yellow, mixed, got 'red'\n"),
 ])

@@ -131,7 +131,9 @@ def test_no_ambush_when_asked() -> None:
     (GenerateOptions(unconfirmed=8), "--unconfirmed: expected 0..7 points"),
     (GenerateOptions(ambush=1.5), "--ambush: expected a probability 0..1, got 1.5"),
     (GenerateOptions(length=900), "--length: expected 9:00..11:00 for the base profile"),
-    (GenerateOptions(players=3), "--players: expected 4 or 5, got 3"),
+    (GenerateOptions(players=6), "--players/--figures: expected 1 to 5 players, got 6"),
+    (GenerateOptions(players=4, figures=3), "--players/--figures: expected 4 or 5 figures"),
+    (GenerateOptions(players=5, figures=4), "--players/--figures: expected 5 figures"),
     (GenerateOptions(threat_level=10, serious=(0, 0)), "no threat mix fits 10 threat points"),
 ])
 def test_impossible_options_are_usage_errors(options: GenerateOptions, message: str) -> None:

@@ -17,6 +17,7 @@ import pytest
 from gen_audit import Audit, audit_seeds, cue_lengths, every_cue_mission
 
 from authoring.audio import DEFAULT_VOICE, measure_cues
+from authoring.crew import FULL_CREW
 from authoring.generate.stats import OFFICIAL_AMBUSH_RATE, OFFICIAL_RANGES
 from authoring.mission.timeline import compile_timeline
 
@@ -28,7 +29,7 @@ PROFILES = ("base", "training", "test-run", "double-action")
 @pytest.fixture(scope="module")
 def default_voice_lengths(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], int]:
     """The default voice's real length of every cue a generated mission can have."""
-    timeline = compile_timeline(every_cue_mission(), 5)
+    timeline = compile_timeline(every_cue_mission(), FULL_CREW)
     measured = measure_cues(timeline, DEFAULT_VOICE,
                             cache_dir=tmp_path_factory.mktemp("voice-lengths"))
     return cue_lengths(timeline, measured)

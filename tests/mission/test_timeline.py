@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from authoring.crew import crew_size
 from authoring.mission import load_mission
 from authoring.mission.model import CommsDown, DataTransfer, IncomingData, Mission, Threat
 from authoring.mission.timeline import Cue, compile_timeline
@@ -14,9 +15,9 @@ OFFICIAL = Path(__file__).parents[2] / "missions" / "official"
 
 
 def _mission(events: tuple[object, ...] = (), phases: tuple[int, ...] = (225, 450, 600),
-             players: int = 5) -> Mission:
+             players: int = 5, figures: int | None = None) -> Mission:
     return Mission(id="t", title="T", profile="base", players=players, phases=phases,
-                   events=events)  # type: ignore[arg-type]
+                   events=events, figures=figures)  # type: ignore[arg-type]
 
 
 def _at(cues: tuple[Cue, ...], kind: str) -> list[int]:
@@ -73,9 +74,14 @@ def test_threat_wording_and_parameters() -> None:
     assert (threats[0].start_ms, threats[0].event) == (10_000, 0)
 
 
-@pytest.mark.parametrize(("players", "announced"), [(5, True), (4, False), (3, False)])
-def test_unconfirmed_reports_play_only_with_five_players(players: int, announced: bool) -> None:
-    mission = _mission((Threat(10, 1, "red", unconfirmed=True),), players=players)
+@pytest.mark.parametrize(("players", "figures", "announced"), [
+    (5, None, True), (4, None, False), (3, None, False), (4, 5, True), (3, 5, True),
+    (2, 5, True), (1, None, False)])
+def test_unconfirmed_reports_play_only_with_five_figures(players: int, figures: int | None,
+                                                         announced: bool) -> None:
+    # figures, not players (docs/rules.md §16): 4 players and an android hear the report
+    mission = _mission((Threat(10, 1, "red", unconfirmed=True),), players=players,
+                       figures=figures)
     threats = [c for c in compile_timeline(mission).cues if c.kind == "threat"]
     assert bool(threats) is announced
     if announced:  # announced as on the CD; five players play it as a normal threat
@@ -86,7 +92,7 @@ def test_unconfirmed_reports_play_only_with_five_players(players: int, announced
 
 def test_player_count_argument_overrides_the_mission() -> None:
     mission = _mission((Threat(10, 1, "red", unconfirmed=True),), players=5)
-    assert not [c for c in compile_timeline(mission, 4).cues if c.kind == "threat"]
+    assert not [c for c in compile_timeline(mission, crew_size(4)).cues if c.kind == "threat"]
 
 
 def test_comms_down_has_static_until_restored() -> None:
@@ -120,7 +126,7 @@ def test_cues_are_sorted_and_mission_one_is_complete() -> None:
     assert starts == sorted(starts)
     kinds = [c.kind for c in timeline.cues]
     assert kinds.count("threat") == 6  # the unconfirmed T+3 report plays with 5 players
-    four = compile_timeline(load_mission(OFFICIAL / "mission-1.yaml"), 4)
+    four = compile_timeline(load_mission(OFFICIAL / "mission-1.yaml"), crew_size(4))
     assert [c.kind for c in four.cues].count("threat") == 5
     assert kinds.count("warning") == 6
     assert kinds.count("comms_down") == kinds.count("comms_restored") == 4

@@ -34,8 +34,11 @@ def test_each_mission_gets_a_briefing_with_the_campaigns_choices() -> None:
     assert "common: white and yellow mixed" in third
     # the player count overrides the campaign's soundtrack choice on every briefing
     five = campaign_briefing_html(campaign, players=5)
-    assert five.count("<th>Players</th>\n<td>5</td>") + five.count(
-        "<th>Players</th><td>5</td>") == len(campaign.missions)
+    assert five.count("<th>Players</th>\n<td>5 players</td>") + five.count(
+        "<th>Players</th><td>5 players</td>") == len(campaign.missions)
+    # and so do the figures: 4 players and an android hear the unconfirmed reports
+    android = campaign_briefing_html(campaign, players=4, figures=5)
+    assert android.count("4 players and 1 android") == len(campaign.missions)
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from authoring.crew import FULL_CREW, crew_size
 from authoring.engine import Plan, make_crew_plan, setup_from_mission
 from authoring.errors import InvalidInputError
 from authoring.mission import load_mission
@@ -48,13 +49,15 @@ def test_possible_cards_of_mission_7_cover_every_deck_it_uses() -> None:
     # normal external + serious external + serious internal; no normal internal threat
     assert len(cards) == 17 + 14 + 11
     assert not any(i.startswith("I") for i in ids)
-    assert zones_for(FACES["E1-01"], mission, FACES, 5) == ["red", "white", "blue"]
-    assert zones_for(FACES["SI2-03"], mission, FACES, 5) == ["internal"]
+    assert zones_for(FACES["E1-01"], mission, FACES, FULL_CREW) == ["red", "white", "blue"]
+    assert zones_for(FACES["SI2-03"], mission, FACES, FULL_CREW) == ["internal"]
 
 
-def test_unconfirmed_reports_count_only_with_five_players(small_mission: Mission) -> None:
-    four = possible_cards(small_mission, FACES, 4)
-    five = possible_cards(small_mission, FACES, 5)
+def test_unconfirmed_reports_count_only_with_five_figures(small_mission: Mission) -> None:
+    four = possible_cards(small_mission, FACES, crew_size(4))
+    five = possible_cards(small_mission, FACES, FULL_CREW)
+    android = possible_cards(small_mission, FACES, crew_size(4, 5))
+    assert android == five  # 4 players and an android: five figures
     # at 4 players only the pinned Fighter stands for the normal external deck
     assert [c.id for c in four if c.external and not c.serious] == ["E1-07"]
     assert len([c for c in five if c.external and not c.serious]) == 10
@@ -71,9 +74,9 @@ def test_a_pinned_card_must_fit_its_announcement(small_mission: Mission) -> None
 
 def test_the_draw_is_the_engines_draw_and_repeatable() -> None:
     mission = load_mission(OFFICIAL / "mission-7.yaml")
-    first = draw_mission(mission, FACES, players=5, seed=11)
-    again = draw_mission(mission, FACES, players=5, seed=11)
-    other = draw_mission(mission, FACES, players=5, seed=12)
+    first = draw_mission(mission, FACES, crew=FULL_CREW, seed=11)
+    again = draw_mission(mission, FACES, crew=FULL_CREW, seed=11)
+    other = draw_mission(mission, FACES, crew=FULL_CREW, seed=12)
     assert first == again
     assert [d.card.id for d in first.threats] != [d.card.id for d in other.threats]
     crew = tuple(make_crew_plan(f"P{n}", "") for n in range(1, 6))
@@ -84,11 +87,11 @@ def test_the_draw_is_the_engines_draw_and_repeatable() -> None:
 
 
 def test_the_draw_keeps_pins_and_needs_a_seed_otherwise(small_mission: Mission) -> None:
-    assert needs_seed(small_mission, 4)  # the internal and serious threats are unpinned
+    assert needs_seed(small_mission, crew_size(4))  # the internal and serious threats are unpinned
     with pytest.raises(ValueError, match="seed"):
-        draw_mission(small_mission, FACES, players=4, seed=None)
-    drawn = draw_mission(small_mission, FACES, players=4, seed=1)
-    assert [p.label for p in empty_plan(3, 1).crew] == ["P1", "P2", "P3", "A1"]
+        draw_mission(small_mission, FACES, crew=crew_size(4), seed=None)
+    drawn = draw_mission(small_mission, FACES, crew=crew_size(4), seed=1)
+    assert [p.label for p in empty_plan(crew_size(3), 1).crew] == ["P1", "P2", "P3", "A1"]
     assert [d.threat.turn for d in drawn.threats] == [1, 2, 5]  # unconfirmed T+3 left out
     assert drawn.threats[0].card.id == "E1-07" and drawn.threats[0].pinned
     assert [d.trajectory for d in drawn.threats] == ["T3", "T4", "T5"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from authoring.crew import crew_size
 from authoring.mission import load_mission
 from authoring.mission.timeline import compile_timeline
 from authoring.render.picture import LEFT, RIGHT, WIDTH, ZONE_FILL, layout_timeline
@@ -33,7 +34,7 @@ def test_mission_7_picture() -> None:
 
 def test_fewer_players_drop_the_unconfirmed_marker() -> None:
     mission = load_mission(OFFICIAL / "mission-7.yaml")
-    picture = layout_timeline(compile_timeline(mission, 4))
+    picture = layout_timeline(compile_timeline(mission, crew_size(4)))
     assert len([m for m in picture.marks if m.shape == "circle"]) == 5
 
 

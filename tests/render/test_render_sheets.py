@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from authoring.crew import crew_size
 from authoring.errors import UsageError
 from authoring.mission import load_mission
 from authoring.mission.model import Mission
@@ -36,7 +37,8 @@ def test_every_kind_renders_for_every_official_mission(path: Path, kind: str) ->
         assert "<svg" in page and "Timeline" in text
         assert text.count("Phase ") >= len(mission.phases)
     elif kind == "comms-officer":
-        spoken = [t for t in mission.threats() if not (t.unconfirmed and mission.players < 5)]
+        spoken = [t for t in mission.threats()
+                  if not t.unconfirmed or mission.crew.plays_unconfirmed]
         assert page.count('class="tick"') >= len(mission.events) + len(mission.phases)
         assert text.count("Repeat: Time T plus") == len(spoken)
     elif kind == "threats":
@@ -50,7 +52,7 @@ def test_briefing_facts_and_optional_difficulty(small_mission: Mission) -> None:
     plain = _text(render_html(small_mission, SheetOptions(kind="briefing")))
     assert "Trajectories red T3, white T5, blue T7, internal T4" in plain
     assert "common: white; serious: white" in plain
-    assert "3 announced, 4 threat points (1 unconfirmed report, ignored below 5 players)" in plain
+    assert "3 announced, 4 threat points (1 unconfirmed report, ignored below 5 figures)" in plain
     assert "Difficulty" not in plain
     assert "0:10 T+1 threat, card E1-07 red" in plain
     assert "1:30 communications down 10 s" in plain
@@ -121,5 +123,5 @@ def test_answer_key_for_every_crew_size(players: int) -> None:
     mission = load_mission(OFFICIAL[-1])  # test-run-2: rule level 1 in the engine
     page = _text(render_html(mission, SheetOptions(kind="answer-key", seed=2, players=players),
                              FACES))
-    assert f"{players} players" in page
+    assert crew_size(players).describe() in page  # "1 player and 3 androids"
     assert page.count("T+") >= len(mission.threats())

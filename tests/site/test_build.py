@@ -61,10 +61,11 @@ def test_lint_warnings_are_reported_and_shown(built: BuildResult) -> None:
 
 def test_rating_by_simulation_is_shown(built: BuildResult) -> None:
     page = (built.out / "missions" / "tiny-drill.html").read_text("utf-8")
-    # rated, or (a test-run mission with a serious threat, which the level-1 rules refuse)
-    # the reason it could not be
-    assert '<p class="rating">Difficulty ' in page or \
-        '<p class="rating muted">Not rated by simulation: ' in page
+    # a test-run mission with a serious threat, which the level-1 rules refuse: the page says
+    # why it is not rated (docs/rules.md §17) instead of a difficulty
+    assert '<p class="rating">Difficulty ' not in page
+    assert ('<p class="rating muted">Not rated by simulation: cannot simulate the mission: '
+            "expected no serious threat at rule level 1 (first game), got SE") in page
 
 
 def test_zip_holds_sources_and_downloads_in_order(built: BuildResult) -> None:

@@ -128,7 +128,8 @@ def test_any_player_count_gets_androids_to_fill_the_crew() -> None:
     labels = [m.label for m in parse_plan(result.stdout).crew]
     assert labels == ["P1", "P2", "P3", "A1", "A2"]
     bad = runner.invoke(app, ["solve", MISSION, "--players", "5", "--figures", "4", *FAST])
-    assert bad.exit_code == 2 and "expected 5 crew members for 5 players, got 4" in bad.stderr
+    assert bad.exit_code == 2
+    assert "expected 5 figures (players and androids) for 5 players, got 4" in bad.stderr
 
 
 OFFICIAL = str(Path(__file__).resolve().parents[2] / "missions" / "official" / "mission-1.yaml")

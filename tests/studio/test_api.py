@@ -232,7 +232,8 @@ def test_new_from_the_template_and_from_the_generator(studio: Studio) -> None:
     {"file": "../x.yaml"}, {"file": "x.txt"}, {"file": "nope/x.yaml"},
     {"file": "x.yaml", "profile": "hard"}, {"file": "x.yaml", "players": 9},
     {"file": "x.yaml", "generate": {"seed": "a"}}, {"file": "x.yaml", "generate": {"bad": 1}},
-    {"file": "x.yaml", "generate": {"players": 2}}, {"file": "x.yaml", "generate": []},
+    {"file": "x.yaml", "generate": {"players": 5, "figures": 4}},
+    {"file": "x.yaml", "generate": []},
 ])
 def test_new_refuses_bad_bodies(studio: Studio, body: dict[str, Any]) -> None:
     status, answer, _ = studio.call("POST", "/api/new", body)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from authoring.crew import FIGURES, plays_unconfirmed
 from authoring.engine.errors import SetupError
 from authoring.engine.rules.expansion import missing_rules
 from authoring.engine.rules.levels import get_level
@@ -25,9 +26,6 @@ if TYPE_CHECKING:
 # Appearance order inside one turn (New Frontier only; docs/rules.md §19/§20), by
 # (external, serious).
 _SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
-
-#: Legal numbers of figures (players + androids) for each number of players (docs/rules.md §16).
-FIGURES: Mapping[int, tuple[int, ...]] = {1: (4,), 2: (4, 5), 3: (4, 5), 4: (4, 5), 5: (5,)}
 
 
 @dataclass(frozen=True)
@@ -200,7 +198,7 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
     used = {c for c in plan.draw if c} | {t.card for t in threats if t.card}
     events: list[ThreatEvent] = []
     for index, threat in enumerate(threats):
-        if threat.unconfirmed and crew < 5:
+        if threat.unconfirmed and not plays_unconfirmed(crew):
             continue
         card = (plan.draw[index] if plan.draw else None) or threat.card
         if card is None:

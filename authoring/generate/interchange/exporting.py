@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from authoring.crew import crew_size
 from authoring.errors import InvalidInputError
 from authoring.generate.interchange.common import Located, infer_profile
 from authoring.mission.model import Announcement, Decks, Event, Mission, Threat
@@ -39,6 +40,9 @@ def lost_in_export(mission: Mission, fmt: str) -> tuple[list[str], list[str]]:
     if mission.players != IMPORT_DEFAULTS["players"]:
         lost.append(f"players {mission.players}")
         options.append(f"--players {mission.players}")
+    if mission.figures is not None and mission.crew != crew_size(mission.players):
+        lost.append(f"figures {mission.figures}")
+        options.append(f"--figures {mission.figures}")
     threats = [Located(e, 1, 1) for e in mission.events if isinstance(e, Threat)]
     guessed = infer_profile(len(mission.phases), threats, mission.phases[-1])
     if guessed != mission.profile:

@@ -78,6 +78,8 @@ def mission_yaml(mission: Mission, header: Sequence[str] = (),
         f"profile: {mission.profile}",
         f"players: {mission.players}",
     ]
+    if mission.figures is not None:
+        lines.append(f"figures: {mission.figures}")
     if (mission.decks.common, mission.decks.serious) != ("mixed", "mixed"):
         lines.append(f"decks: {{common: {mission.decks.common}, "
                      f"serious: {mission.decks.serious}}}")

@@ -4,7 +4,7 @@ Families: S (suppression bookkeeping and portable YAML; the validator's own S0xx
 and schema problems are reported before any rule runs), M (mission structure), T (timing),
 A (audio), G (game simulation), C (campaigns: their check takes a ``CampaignContext`` and
 runs once per campaign file, see ``authoring/lint/campaign.py``). Codes start at 101 within a
-family so that they never collide with the validator's S001-S006, S100-S104, M001-M005 and
+family so that they never collide with the validator's S001-S006, S100-S104, M001-M006 and
 C001-C002.
 """
 

@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime for sa_deal_project_timed */
 #include "hands.h"
+#include "codes.h" /* the action bits: generated from cores/codes.py */
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,6 @@
 #define INF (1 << 20) /* hands._INF: a slot group's edges to its cards are never the limit */
 #define SINK 0
 #define BRANCH_LIMIT 64 /* hands._BRANCH_LIMIT */
-#define TRIP_BIT 32
-#define HEROIC_BIT 16
-#define HMOVE 8
 #define NO_GIFT HANDS_HALVES /* forbid: the giver gives nothing ("" in hands._exact) */
 #define ANY_GIFT (-1)        /* forbid: no restriction */
 #define GIFT_KEYS (HANDS_MAX_GIVERS * HANDS_MAX_TRANSFERS)
@@ -214,19 +212,19 @@ static int decode(int32_t code, Slot *slot) {
     slot->kind = slot->half = 0;
     if (code == 0) return 1;
     int32_t card = code & ~TRIP_BIT;
-    if (card >= 1 && card <= 7) {
+    if (card >= K_RED && card <= K_BOTS) {
         slot->kind = 1;
-        slot->half = (int8_t)(card - 1);
+        slot->half = (int8_t)(card - K_RED);
         return 1;
     }
     slot->kind = 2;
-    if (card == (HEROIC_BIT | 4) || card == (HEROIC_BIT | 5) || card == (HEROIC_BIT | 7)) {
-        slot->half = (int8_t)(card == (HEROIC_BIT | 4) ? 0 : card == (HEROIC_BIT | 5) ? 1 : 2);
+    if (card == (HEROIC_BIT | K_A) || card == (HEROIC_BIT | K_B) || card == (HEROIC_BIT | K_BOTS)) {
+        slot->half = (int8_t)(card == (HEROIC_BIT | K_A) ? 0 : card == (HEROIC_BIT | K_B) ? 1 : 2);
         return 1;
     }
     int station = (card >> 8) - 1;
-    if ((card & 0xff) == (HEROIC_BIT | HMOVE) && station >= 0 && station < 6 &&
-        card == (HEROIC_BIT | HMOVE | (station + 1) << 8)) {
+    if ((card & 0xff) == (HEROIC_BIT | K_HMOVE) && station >= 0 && station < 6 &&
+        card == (HEROIC_BIT | K_HMOVE | (station + 1) << 8)) {
         slot->half = (int8_t)(3 + station);
         return 1;
     }

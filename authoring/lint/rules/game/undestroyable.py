@@ -155,7 +155,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     """Yields a finding for each threat no searched plan destroys."""
     games, iterations = int(options["games"]), int(options["iterations"])
     for position, (index, threat) in enumerate(threats(ctx)):
-        if threat.unconfirmed and ctx.mission.players < 5:
+        if threat.unconfirmed and not ctx.mission.crew.plays_unconfirmed:
             continue
         try:
             destroyable = can_destroy(ctx, position, games, iterations, int(options["seed"]))
