@@ -70,7 +70,7 @@ CARD_FLAGS: tuple[tuple[str, str], ...] = (
     # New Frontier (docs/rules.md §19.8)
     ("F_CARRIER", "carrier-attacks"), ("F_OFF_COURSE", "rocket-knocks-off-course"),
     ("F_Z_AT_JUMP", "z-at-jump"), ("F_FINISHING_ENERGY", "finishing-hit-energy"),
-    ("F_MEGASHIELD", "megashield"), ("F_PHASING", "phasing"),
+    ("F_MEGASHIELD", "megashield"), ("F_PHASING", "phasing"), ("F_POLARIZED", "polarized"),
 )
 #: Ability id -> its flag bit (abilities only; see ``X_FLAGS`` for the X operations).
 FLAGS: dict[str, int] = {what: 1 << bit for bit, (_, what) in enumerate(CARD_FLAGS)

@@ -41,6 +41,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
             return
     board = [th for th in st.threats if th.status == ACTIVE_THREAT and th.card.external]
     hits: dict[int, int] = {}
+    lasers: dict[int, int] = {}  # the heavy and light lasers' part of ``hits`` (polarized)
     pulsed: set[int] = set()
     rocketed: list[ThreatState] = []
     index = {id(th): th for th in board}
@@ -77,6 +78,7 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
                               if th.zone == zone and eligible(th, weapon)])
             if target is not None:
                 hit(target, strength + bonus, what)
+                lasers[id(target)] = lasers.get(id(target), 0) + strength + bonus
     if st.rocket_flying:
         st.rocket_flying = False
         candidates = [th for th in board if DISTANCE[th.square] <= 2
@@ -104,6 +106,14 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
         shield = 0 if key in pulsed and "pulse-zeroes-shield" in th.card.abilities \
             else th.shield
         shield += marauders
+        laser = lasers.get(key, 0)
+        if laser and "polarized" in th.card.abilities:
+            # the lasers' total is halved, rounded up, before the shield; the other weapons
+            # add in full and the shield counts once (docs/rules.md §19.8)
+            total += (laser + 1) // 2 - laser
+            if g.log is not None:
+                g.note("damage", f"{th.card.name} is polarized: the lasers' {laser} count "
+                                 f"{(laser + 1) // 2}")
         damage = max(0, total - shield)
         cap = th.card.ability_arg("max-damage")
         if cap:

@@ -67,6 +67,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_FINISHING_ENERGY (1 << 26) /* finishing-hit-energy */
 #define F_MEGASHIELD (1 << 27) /* megashield */
 #define F_PHASING (1 << 28) /* phasing */
+#define F_POLARIZED (1 << 29) /* polarized */
 
 /* square operations, by code */
 enum {
@@ -205,6 +206,6 @@ enum {
     SNAP_INTS = 523
 };
 
-#define CODES_DIGEST 0xc44a71bdu /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x91cb403du /* sa_codes(): ccore.py checks it */
 
 #endif

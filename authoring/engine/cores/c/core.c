@@ -1063,6 +1063,7 @@ static void damage_step(Game *g, int rockets_only) {
         board[nboard++] = __builtin_ctz(left);
     int hits[MAX_THREATS] = {0}, was_hit[MAX_THREATS] = {0}, pulsed[MAX_THREATS] = {0};
     int lost[MAX_THREATS] = {0}, taken[MAX_THREATS] = {0}, rocketed = -1, any_hit = 0;
+    int lasers[MAX_THREATS] = {0}; /* the heavy and light lasers' part of hits (polarized) */
 #define HIT(t, strength) (hits[t] += (strength), was_hit[t] = 1, any_hit = 1)
     if (!rockets_only) {
         for (int station = 0; station < 6; station++) {
@@ -1095,7 +1096,10 @@ static void damage_step(Game *g, int rockets_only) {
                     && (target < 0 || th->square < g->thr[target].square))
                     target = board[b];
             }
-            if (target >= 0) HIT(target, strength + bonus);
+            if (target >= 0) {
+                HIT(target, strength + bonus);
+                lasers[target] += strength + bonus;
+            }
         }
     }
     if (g->flying) {
@@ -1169,7 +1173,10 @@ static void damage_step(Game *g, int rockets_only) {
         }
         int shield = pulsed[t] && (flags(th) & F_PULSE_ZEROES) ? 0 : th->shield;
         shield += marauders;
-        int damage = hits[t] - shield;
+        int total = hits[t];
+        if (lasers[t] && (flags(th) & F_POLARIZED)) /* lasers halved, rounded up, then shield */
+            total += (lasers[t] + 1) / 2 - lasers[t];
+        int damage = total - shield;
         if (damage < 0) damage = 0;
         int cap = th->card[C_MAX_DAMAGE];
         if (cap && damage > cap) damage = cap;
