@@ -171,6 +171,7 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     "SE3-102": ([[A, 2], ["speed", 1]], [[A, 3]], [[A, 5]], ["megashield"]),
     # --- polarized (docs/rules.md §19.8): the lasers' total against it is halved ---
     "E3-109": ([[A, 1]], [[A, 2]], [[A, 4]], ["polarized"]),
+    "SE3-109": ([[A, 1]], [[A, 3]], [[A, 5]], ["polarized"]),
     # --- New Frontier, two stations (docs/rules.md §19.8): the base Power System Overload's
     # bonus for hitting every station in one turn, with the base game's X and Z operations ---
     "I2-101": ([["disable_stored_squad", "LR"], ["destroy_rocket"]], [["repair", 1]],
