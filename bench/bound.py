@@ -36,7 +36,7 @@ from authoring.engine.rules.levels import get_level  # noqa: E402
 from authoring.engine.rules.log import Result  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.simulation.calibration import CREW_SETTINGS  # noqa: E402
-from authoring.simulation.dealing import crew_labels, hands_modelled  # noqa: E402
+from authoring.simulation.dealing import crew_labels  # noqa: E402
 from authoring.simulation.localsearch import to_plan  # noqa: E402
 from authoring.simulation.montecarlo import (  # noqa: E402
     CREW_OPTIONS,
@@ -79,9 +79,8 @@ def main() -> None:
     options = {name: int(CREW_SETTINGS["informed"][name])
                for name in CREW_OPTIONS["informed"]}
     crew = make_crew("informed", **options)
-    dealt = args.hands and hands_modelled(mission)  # none on double-action tracks
     print(f"{mission.id}: informed crew {options} against solve --iterations "
-          f"{args.iterations}, {'dealt hands' if dealt else 'free play'}, seed {args.seed}")
+          f"{args.iterations}, {'dealt hands' if args.hands else 'free play'}, seed {args.seed}")
     gaps, beaten, crew_seconds, solve_seconds = [], 0, [], []
     for index in range(args.first, args.first + args.games):
         game = draw_game(mission, random.Random(f"{args.seed}:{index}"), hands=args.hands)

@@ -59,7 +59,8 @@ def resolve(
         help="Also estimate the odds over this many seeds (0: no estimate).")] = 0,
     hands: Annotated[bool, typer.Option(
         "--hands", help="First check that the crew can play the plan from the action cards "
-        "`solve --hands` deals with the plan's seed (docs/rules.md §16); exit 1 naming the "
+        "`solve --hands` deals with the plan's seed (docs/rules.md §16; on double-action "
+        "tracks the double-action deck, docs/rules.md §19.5); exit 1 naming the "
         "first card the hands lack.")] = False,
 ) -> None:
     """Resolve a crew plan against a mission: turn-by-turn log, outcome and score.

@@ -18,7 +18,6 @@ from authoring.report.histogram import svg_histogram, text_histogram
 from authoring.simulation import CREW_SIMPLIFICATION, CREWS, SimulationStats
 from authoring.simulation.breakdown import breakdown
 from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS
-from authoring.simulation.dealing import hands_modelled
 from authoring.simulation.montecarlo import ALIASES, search_settings, simulate_with
 from authoring.simulation.rating import Rating, rate, rating_json
 
@@ -147,11 +146,6 @@ def simulate_command(
     from authoring.lint.playability import load_playable_mission
 
     loaded = load_playable_mission(mission)  # a mis-pinned card: validate's M005, located
-    if hands and not hands_modelled(loaded):
-        hands = False  # a double-action track deals no hands (docs/rules.md §19.5)
-        if not as_json:
-            err("double-action track: the crews play in free play (no dealt hands: the "
-                "expansion's deck is not modelled, docs/rules.md §19.5)")
     # the ratings' own entry point: the same settings give the very same games
     settings = {"crew": crew or DEFAULT_CREW, "games": games, "seed": seed,
                 "iterations": iterations, "styles": styles, "hands": hands}

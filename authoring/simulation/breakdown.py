@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from authoring.mission.model import Mission
-from authoring.simulation.dealing import hands_modelled
 from authoring.simulation.montecarlo import ALIASES, SimulationStats, simulate_with
 from authoring.simulation.rating import wilson
 
@@ -110,11 +109,9 @@ def breakdown(mission: Mission, settings: Mapping[str, Any], *, games: int = COM
     rated = ALIASES.get(str(settings["crew"]), str(settings["crew"]))
     count = min(games, int(settings["games"]))
     figures = []
-    # a double-action track deals no hands (docs/rules.md §19.5): its two ways are free play
-    ways = (True, False) if hands_modelled(mission) else (False,)
-    rating_hands = bool(settings.get("hands", True)) and hands_modelled(mission)
+    rating_hands = bool(settings.get("hands", True))
     for crew in dict.fromkeys((rated, INFORMED)):
-        for hands in ways:
+        for hands in (True, False):
             if crew == rated and hands == rating_hands:
                 stats = simulate_with(mission, settings, jobs=jobs)  # the rating's run
             else:

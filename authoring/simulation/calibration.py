@@ -57,8 +57,8 @@ OFFICIAL = tuple(f"mission-{n}" for n in range(1, 9))
 TUTORIALS = tuple(f"simulation-{n}" for n in range(1, 4))
 #: Double-action tracks (docs/rules.md §19): the bundled example (``missions/examples``) and
 #: two generated ones (``missions/generated``, ``spacealert generate --profile double-action
-#: --seed 1`` and ``2``). They deal no hands (docs/rules.md §19.5), so their "hands" and
-#: "free" figures are the same games, played once.
+#: --seed 1`` and ``2``). Their hands are dealt from the double-action deck
+#: (docs/rules.md §19.5).
 DOUBLE_ACTION = ("double-action", "generated-double-action-1", "generated-double-action-2")
 #: Every track the calibration rates; the scale is missions 1-8 only (``OFFICIAL``).
 TRACKS = TUTORIALS + OFFICIAL + DOUBLE_ACTION
@@ -122,7 +122,6 @@ def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
     so the fingerprint is the same on every core.
     """
     from authoring.mission import load_mission
-    from authoring.simulation.dealing import hands_modelled
     from authoring.simulation.montecarlo import simulate_with
 
     digest = hashlib.sha256()
@@ -135,8 +134,6 @@ def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
         for name in tracks:
             mission = load_mission(track_path(name))
             for variant, changes in VARIANTS.items():
-                if variant == "free" and not hands_modelled(mission):
-                    continue  # the calibration plays no such run (``rate_track``)
                 played = {**CREW_SETTINGS[crew], "games": FINGERPRINT_GAMES, **changes}
                 outcomes = simulate_with(mission, played, jobs=jobs).outcomes
                 record = [crew, name, variant, [dataclasses.astuple(o) for o in outcomes]]
@@ -169,16 +166,12 @@ def rate_track(name: str, settings: dict[str, Any], jobs: int = 2,
                progress: Any = None) -> dict[str, Any]:
     """Rates one track with a crew's settings in each variant (``VARIANTS``)."""
     from authoring.mission import load_mission
-    from authoring.simulation.dealing import hands_modelled
     from authoring.simulation.montecarlo import simulate_with
     from authoring.simulation.rating import rate
 
     mission = load_mission(track_path(name))
     figures: dict[str, Any] = {}
     for variant, changes in VARIANTS.items():
-        if variant == "free" and not hands_modelled(mission):
-            figures[variant] = figures["hands"]  # no deal: the same games (docs/rules.md §19.5)
-            continue
         if progress is not None:
             progress(f"{settings['crew']}: {name}, {variant}")
         played = {**settings, "games": CALIBRATION_GAMES, **changes}
@@ -212,8 +205,8 @@ def markdown(data: dict[str, Any]) -> str:
                  f"action cards the rules deal; in brackets the survival in free play (any "
                  f"action in any turn). The default crew of every rating is "
                  f"{data['default']}; the scale of every rating is missions 1-8. The "
-                 f"double-action tracks ({', '.join(DOUBLE_ACTION)}) are played in free play "
-                 f"with double actions (docs/rules.md §19.5): no hands are dealt on them.")
+                 f"double-action tracks ({', '.join(DOUBLE_ACTION)}) are dealt the "
+                 f"double-action deck (docs/rules.md §19.5).")
     return "\n".join(lines)
 
 
@@ -239,11 +232,37 @@ def update_pages(data: dict[str, Any], root: Path = _PACKAGE.parent) -> list[Pat
     return written
 
 
+def rerate(tracks: tuple[str, ...], jobs: int = 2, progress: Any = None) -> dict[str, Any]:
+    """The stored table with only ``tracks`` rated again (every crew, every variant) and the
+    fingerprint recomputed: for a change that moves those tracks' games alone (the
+    fingerprint test still checks every track, so a change that moved others shows)."""
+    data: dict[str, Any] = json.loads(json.dumps(load()))  # a copy: load() is cached
+    for crew, entry in data["crews"].items():
+        for name in tracks:
+            entry["tracks"][name] = rate_track(name, CREW_SETTINGS[crew], jobs, progress)
+        entry["ratings"] = {name: entry["tracks"][name]["hands"]["difficulty"]
+                            for name in OFFICIAL}
+    data["fingerprint"] = fingerprint()
+    return data
+
+
 def main() -> None:
     """Recomputes ``calibration.json`` (written atomically), the pages' tables, and prints
-    the table."""
-    jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
-    data = compute(jobs=jobs, progress=lambda line: print(line, file=sys.stderr))
+    the table. Arguments: the worker processes (default 2), then optionally ``--tracks``
+    and the names of the only tracks to rate again (``rerate``)."""
+    args = sys.argv[1:]
+    only = tuple(args[args.index("--tracks") + 1:]) if "--tracks" in args else ()
+    args = args[:args.index("--tracks")] if "--tracks" in args else args
+    jobs = int(args[0]) if args else 2
+    unknown = [name for name in only if name not in TRACKS]
+    if unknown:
+        sys.exit(f"expected tracks of the calibration ({' '.join(TRACKS)}), got "
+                 f"{' '.join(unknown)}")
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr)
+
+    data = rerate(only, jobs, progress) if only else compute(jobs=jobs, progress=progress)
     write_atomic(CALIBRATION, json.dumps(data, indent=2) + "\n")
     load.cache_clear()
     for page in update_pages(data):

@@ -22,7 +22,6 @@ from authoring.engine.rules.hands import Hands, mission_events
 from authoring.engine.rules.levels import get_level
 from authoring.engine.rules.plan import decode, encode, parse_action
 from authoring.engine.rules.setup import DOUBLE_ACTION_PROFILES
-from authoring.errors import InvalidInputError
 from authoring.mission.model import Mission
 from authoring.simulation.horizon import Playable
 
@@ -37,22 +36,18 @@ def crew_labels(players: int, figures: int) -> list[str]:
     return [f"P{i + 1}" for i in range(seated)] + [f"A{i + 1}" for i in range(figures - seated)]
 
 
-def hands_modelled(mission: Mission) -> bool:
-    """Tells whether the mission's crews are dealt hands: not on a double-action track, whose
-    deck the project has no checked composition of (docs/rules.md §19.5)."""
-    return str(mission.profile) not in DOUBLE_ACTION_PROFILES
+def double_action_deck(mission: Mission) -> bool:
+    """Tells whether the mission deals the double-action deck (docs/rules.md §19.5)."""
+    return str(mission.profile) in DOUBLE_ACTION_PROFILES
 
 
 def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
-    """Deals the crew's hands for a game (its own generator, seeded from ``seed``)."""
-    if not hands_modelled(mission):
-        raise InvalidInputError(
-            "dealt hands are not modelled on double-action tracks: the expansion's deck of "
-            "double-action cards is not known in a form the project could check "
-            "(docs/rules.md §19.5); play it without --hands")
+    """Deals the crew's hands for a game (its own generator, seeded from ``seed``): the
+    base deck, or the double-action deck on a double-action track."""
     hands: Hands = hands_module().deal(labels, mission_events(mission),
                                        random.Random(f"hands:{seed}"),
-                                       heroics=get_level(level).heroics)
+                                       heroics=get_level(level).heroics,
+                                       double_actions=double_action_deck(mission))
     return hands
 
 

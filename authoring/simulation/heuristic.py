@@ -192,7 +192,12 @@ class HeuristicCrew:
                 if self._cards is not None:  # lay the turn's cards; a slot with none stays blank
                     for member, row in enumerate(tokens):
                         if not self._cards.place(member, turn, action_of(row[turn - 1])):
-                            row[turn - 1] = "-"
+                            # a double action with no card left: its first half alone, if
+                            # a card has it (docs/rules.md §19.5)
+                            first = row[turn - 1][0] if row[turn - 1] in _PAIRS else "-"
+                            fits = first != "-" and self._cards.place(member, turn,
+                                                                       action_of(first))
+                            row[turn - 1] = first if fits else "-"
                 for row, figure in zip(tokens, state.crew, strict=True):
                     figure.slots[turn - 1] = encode(action_of(row[turn - 1]))
                 game.play_turn(turn)

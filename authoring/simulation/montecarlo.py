@@ -30,7 +30,7 @@ from authoring.engine.cores import resolve_batch
 from authoring.engine.rules.hands import Hands
 from authoring.engine.rules.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
-from authoring.simulation.dealing import crew_labels, deal_for, hands_modelled, playable_for
+from authoring.simulation.dealing import crew_labels, deal_for, playable_for
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
 from authoring.simulation.horizon import Crew, Playable, plan_by_phase, plan_of, tokens_of
 from authoring.simulation.informed import InformedCrew
@@ -188,7 +188,7 @@ def draw_game(mission: Mission, rng: random.Random, *, hands: bool = True) -> Ga
                                figures=figures)
     plan_seed = rng.randrange(1 << 30)
     dealt = deal_for(mission, crew_labels(mission.players, figures), plan_seed, setup.level) \
-        if hands and hands_modelled(mission) else None
+        if hands else None
     ahead = rng.getstate()
     damage_seed = rng.randrange(1 << 30)
     rng.setstate(ahead)

@@ -45,6 +45,8 @@ SCHEMAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "lint-config": ("Lint configuration", ("docs/examples/lint-config.yaml",)),
     "threats": ("Threat data", ("authoring/engine/data/threats.json",)),
     "action-cards": ("Action cards", ("authoring/engine/data/action-cards.json",)),
+    "double-action-cards": ("Double-action cards",
+                            ("authoring/engine/data/double-action-cards.json",)),
 }
 
 FAMILIES: dict[str, str] = {

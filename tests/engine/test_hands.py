@@ -31,7 +31,7 @@ from authoring.engine.rules.hands import (
     project_codes,
     timeline,
 )
-from authoring.engine.rules.plan import CrewPlan, encode
+from authoring.engine.rules.plan import DOUBLE_PAIRS, CrewPlan, encode
 
 SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "action-cards.schema.json"
 PHASE_EVENTS = [(1, INCOMING_DATA), (1, DATA_TRANSFER), (2, INCOMING_DATA),
@@ -268,6 +268,89 @@ def test_the_exact_check_reroutes_gifts_the_slot_by_slot_play_cannot() -> None:
     assert not playable(hands, _crew(P1="A b C", P2="", P3=""))
 
 
+DA_SCHEMA = SCHEMA.with_name("double-action-cards.schema.json")
+
+
+def _da(text: str) -> Card:
+    """A double-action card written as ``Card.text`` writes it: ``rA/B``."""
+    double, single = text.split("/")
+    return Card(single, double)
+
+
+def test_the_double_action_deck_validates_against_its_schema() -> None:
+    schema = json.loads(DA_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    raw = json.loads(resources.files("authoring.engine").joinpath(
+        "data/double-action-cards.json").read_text("utf-8"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(raw)) == []
+    for broken in ({"double": "AD", "single": "l", "count": 1},
+                   {"double": "AB", "single": "rA", "count": 1},
+                   {"double": "AB", "single": "l", "count": 3}):
+        assert list(jsonschema.Draft202012Validator(schema).iter_errors(
+            {**raw, "double_action_cards": [broken]}))
+
+
+def test_the_double_action_deck_is_the_expansions_inventory() -> None:
+    # the counts docs/rules.md §19.5 gives: 90 cards, 78 kinds, 36 two-action halves (the
+    # faces a plan may write), one-action halves 17 l, 14 r, 14 b, 13 A, 12 C, 11 B, 9 R
+    deck = load_deck(double_actions=True)
+    assert len(deck.cards) == 90 and all(card.double for card in deck.cards)
+    assert len(set(deck.cards)) == 78
+    assert {card.action for card in deck.cards} == set(DOUBLE_PAIRS)
+    assert Counter(card.move for card in deck.cards) == {
+        "l": 17, "r": 14, "b": 14, "A": 13, "C": 12, "B": 11, "R": 9}
+    assert all(card.move not in card.action for card in deck.cards)  # no symbol twice
+    assert deck.heroics == load_deck().heroics  # the heroic cards stay the base deck's
+    assert _da("rA/B").text() == "rA/B" and not Card("r", "A").double
+
+
+@pytest.mark.parametrize(("players", "androids", "incoming"), [
+    (5, 0, [1] * 5), (4, 1, [2, 1, 1, 1]), (3, 2, [2, 2, 1]), (2, 3, [3, 2]), (3, 1, [2, 1, 1])])
+def test_double_action_incoming_data_shares_out_the_androids_draws(
+        players: int, androids: int, incoming: list[int]) -> None:
+    labels = [f"P{i + 1}" for i in range(players)] + [f"A{i + 1}" for i in range(androids)]
+    hands = deal(labels, [(1, INCOMING_DATA)], random.Random(5), double_actions=True)
+    base = deal(labels, [(1, INCOMING_DATA)], random.Random(5))
+    for seat, label in enumerate(hands.players):
+        sizes, base_sizes = _sizes(hands, label), _sizes(base, label)
+        assert sizes[0] == base_sizes[0]  # the same hand sizes as the base deck
+        assert sizes[1] == incoming[seat] and base_sizes[1] == 1
+    assert all(card.double for held in hands.held for card, _ in held)
+
+
+def test_a_double_action_card_plays_its_two_action_half_or_its_one_action_half() -> None:
+    hands = _hands({"P1": []})
+    hands = Hands(hands.labels, hands.moments, (((_da("rA/B"), 0),),), hands.heroic)
+    check(hands, _crew(P1="rA"))
+    check(hands, _crew(P1="- B"))
+    check(hands, _crew(P1="rA!"))
+    for plan, half in (("rA B", "B"), ("A", "A"), ("r", "r"), ("Ar", "Ar")):
+        assert not playable(hands, _crew(P1=plan)), half  # one half, and only its own
+    with pytest.raises(PlanError, match="P1 cannot play AB in turn 1: no card with AB"):
+        check(hands, _crew(P1="AB"))
+
+
+def test_a_double_action_card_is_given_whole_at_a_transfer() -> None:
+    cards = ((), ((_da("lC/A"), 0), (_da("bB/r"), 0)))
+    hands = Hands(("P1", "P2"), timeline([(1, DATA_TRANSFER)]), cards, (None, None))
+    assert playable(hands, _crew(P1="lC", P2="r"))
+    assert playable(hands, _crew(P1="A", P2="bB"))
+    assert not playable(hands, _crew(P1="lC", P2="A"))  # the card given is gone from P2
+    assert not playable(hands, _crew(P1="lC bB", P2=""))  # one card per transfer
+
+
+def test_a_double_action_deal_projects_alike_in_every_build() -> None:
+    from authoring.engine.cores import chands
+    hands = deal(["P1", "P2", "P3", "A1", "A2"], [(1, DATA_TRANSFER), (2, INCOMING_DATA)],
+                 random.Random(8), double_actions=True)
+    crew = _crew(P1="rA AB bl", P2="lC Cb", P3="Rr", A1="B A", A2="bb rR")
+    rows = [[encode(a) for a in row.actions] for row in crew]
+    projected = project(hands, crew)
+    assert [[encode(a) for a in row.actions] for row in projected] == \
+        project_codes(hands, rows) == chands.project_codes(hands, rows)
+    assert playable(hands, projected)
+
+
 def _brute_force(hands: Hands, crew: tuple[CrewPlan, ...]) -> bool:
     """An independent oracle for tiny plans: every way to give each slot its own card."""
     from itertools import permutations, product
@@ -314,7 +397,9 @@ def tiny_tables(draw: st.DrawFn) -> tuple[Hands, tuple[CrewPlan, ...]]:
     events.sort(key=lambda e: e[0])
     moments = timeline(events)
     arrivals = [w for w, m in enumerate(moments) if m.kind != DATA_TRANSFER]
-    pool = [Card(m, a) for m in "rbl" for a in "ABCR"]
+    doubles = draw(st.booleans())  # the double-action deck (docs/rules.md §19.5)
+    pool = [card for card in load_deck(True).cards] if doubles else \
+        [Card(m, a) for m in "rbl" for a in "ABCR"]
     held = tuple(tuple((draw(st.sampled_from(pool)), draw(st.sampled_from(arrivals)))
                        for _ in range(draw(st.integers(1, 4)))) for _ in range(players))
     labels = tuple(f"P{i + 1}" for i in range(players)) + tuple(
@@ -323,7 +408,9 @@ def tiny_tables(draw: st.DrawFn) -> tuple[Hands, tuple[CrewPlan, ...]]:
     rows = [["-"] * 12 for _ in labels]
     for _ in range(draw(st.integers(1, 3))):
         row, turn = draw(st.integers(0, len(labels) - 1)), draw(st.integers(0, 11))
-        rows[row][turn] = draw(st.sampled_from(["r", "b", "l", "A", "B", "C", "R"]))
+        rows[row][turn] = draw(st.sampled_from(
+            ["r", "b", "l", "A", "B", "C", "R", *(("rA", "AB", "bl", "Rr", "lC", "Cb")
+                                                  if doubles else ())]))
     return hands, tuple(make_crew_plan(label, row) for label, row in zip(labels, rows,
                                                                           strict=True))
 

@@ -23,7 +23,7 @@ from authoring.engine import make_crew_plan
 from authoring.engine.cores import chands
 from authoring.engine.rules import hands as reference
 from authoring.engine.rules.hands import DATA_TRANSFER, INCOMING_DATA, Card, Hands, deal, timeline
-from authoring.engine.rules.plan import CrewPlan, encode, parse_action
+from authoring.engine.rules.plan import A, Action, CrewPlan, encode, parse_action
 from tests.engine.hands_cases import cases, random_hands, search_walk
 
 pytestmark = pytest.mark.skipif(not chands.available(),
@@ -36,6 +36,10 @@ CASES = int(os.environ.get("SPACEALERT_HANDS_CASES", "20000"))
 def _codes(*rows: str) -> list[list[int]]:
     return [[encode(parse_action(token)) for token in (row.split() + ["-"] * 12)[:12]]
             for row in rows]
+
+
+#: A double action of two A halves: no card of the deck has it (docs/rules.md §19.2).
+_NO_CARD = [[encode(Action(A, second=A))] + [0] * 11, [0] * 12]
 
 
 def _both(hands: Hands, rows: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -155,8 +159,10 @@ def test_a_cache_gives_each_plan_its_own_projection_whatever_came_before() -> No
 def test_the_cache_refuses_what_deal_project_refuses() -> None:
     hands = _hands({"P1": [("r/A", 0)], "P2": [("l/B", 0)]})
     cache = chands.ProjectionCache()
+    assert cache.project(hands, [_NO_CARD, _codes("A", "B")]) == \
+        [None, _codes("A", "B")]  # a pair no card has: refused, the next plan still projects
     assert cache.project(hands, [_codes("rA", ""), _codes("A", "B")]) == \
-        [None, _codes("A", "B")]  # a double action: refused, and the next plan still projects
+        [_codes("", ""), _codes("A", "B")]  # a base deal has no double action: blank
     assert cache.project(hands, [[[32] * 12, [0] * 12], _codes("A")]) == [None, None]
 
 
@@ -224,10 +230,10 @@ def test_androids_heroics_trips_and_blank_rows() -> None:
 
 def test_inputs_the_c_side_refuses_fall_back_to_the_reference() -> None:
     hands = _hands({"P1": [("r/A", 0)], "P2": [("l/B", 0)]})
-    double = _codes("rA", "")
-    assert chands.project_c(hands, double) is None  # a double action: decode_rows refuses it
+    assert chands.project_c(hands, _NO_CARD) is None  # AA: no card has it (docs/rules.md §19.2)
     with pytest.raises(KeyError):
-        chands.project_codes(hands, double)  # the reference's own answer
+        chands.project_codes(hands, _NO_CARD)  # the reference's own answer: decode_rows
+    assert _both(hands, _codes("rA", "")) == _codes("", "")  # no double action in a base deal
     assert chands.project_c(hands, [[32] * 12, [0] * 12]) is None  # a tripped blank
     assert chands.project_c(hands, _codes("A")) is None  # not the crew's rows
     assert chands.project_c(hands, [[4] * 11, [0] * 11]) is None  # not 12 slots

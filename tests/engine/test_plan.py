@@ -42,17 +42,17 @@ def test_unknown_token_is_rejected(token: str) -> None:
         parse_action(token)
 
 
-def test_double_actions_are_the_35_faces_in_order() -> None:
-    # docs/rules.md §19.2: the first half first; the 35 faces, each tripped too
-    assert len(DOUBLE_PAIRS) == len(set(DOUBLE_PAIRS)) == 35
+def test_double_actions_are_the_36_faces_in_order() -> None:
+    # docs/rules.md §19.2: the first half first; the deck's 36 faces, each tripped too
+    assert len(DOUBLE_PAIRS) == len(set(DOUBLE_PAIRS)) == 36
     action = parse_action("rA!")
     assert (action.kind, action.second, action.tripped, action.heroic) == (RED, A, True, False)
     assert action.token() == "rA!" and decode(encode(action)) == action
     for pair in DOUBLE_PAIRS:
         assert parse_action(pair).token() == pair
     refused = [a + b for a in "rblABCR" for b in "rblABCR" if a + b not in DOUBLE_PAIRS]
-    assert sorted(refused) == sorted(["AA", "BB", "CC", "RR", "ll", "AR", "BR", "CR", "CB", "Rr",
-                                      "lr", "lb", "rb", "br"])
+    assert sorted(refused) == sorted(["AA", "BB", "CC", "RR", "ll", "AR", "BR", "CR", "CB", "lr",
+                                      "lb", "rb", "br"])
     for pair in refused:
         with pytest.raises(PlanError, match="expected a double action of the expansion's cards"):
             parse_action(pair)
@@ -110,7 +110,7 @@ def test_the_schema_takes_exactly_the_double_action_faces() -> None:
         validator.validate(data)
         data["crew"][1] = [pair, pair + "!"]  # the list form too
         validator.validate(data)
-    for refused in ("AA", "Rr", "rA+", "ABC"):
+    for refused in ("AA", "CB", "rA+", "ABC"):
         assert not validator.is_valid({"format": 1, "crew": [f"- {refused}"]}), refused
         assert not validator.is_valid({"format": 1, "crew": [["-", refused]]}), refused
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from authoring.engine import Setup
 from authoring.engine.rules.hands import Hands
 from authoring.engine.rules.levels import get_level
-from authoring.simulation.dealing import crew_labels, deal_for, hands_modelled, playable_for
+from authoring.simulation.dealing import crew_labels, deal_for, playable_for
 from authoring.simulation.heuristic import HeuristicCrew
 from authoring.simulation.localsearch import PlanSearch
 from tests.engine.differential import random_case
@@ -56,7 +56,7 @@ def random_search_case(rng: random.Random) -> SearchCase:
     figures = case.players
     mission = case.mission()
     hands = None
-    if hands_modelled(mission) and rng.random() < 0.6:
+    if rng.random() < 0.6:
         hands = deal_for(mission, crew_labels(mission.players, figures),
                          rng.randrange(1 << 30), setup.level)
     turns = min(12, get_level(setup.level).turns)

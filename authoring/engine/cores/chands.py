@@ -8,8 +8,8 @@ a ``Hands`` as the deal words ``hands.h`` documents, keeps one C deal per ``Hand
 
 What the C side does not take is projected by the Python reference instead, with the same
 result: no library built (``available``), hands it is not sized for (more than 8 crew members
-or 8 data transfers, cards that are not ordinary cards), rows that are not 12 slots, a code
-``hands.decode_rows`` does not know (a double action: no dealt hand models them), and the
+or 8 data transfers, a network past hands.h's bounds: a double-action deal with many
+transfers), rows that are not 12 slots, a code ``hands.decode_rows`` does not know, and the
 solver's ``first``/``prefer`` orders.
 """
 
@@ -23,15 +23,15 @@ from typing import Final
 
 from authoring._native import c_library, c_status
 from authoring.engine.rules import hands as reference
-from authoring.engine.rules.hands import DATA_TRANSFER, HALVES, Card, Hands
-from authoring.engine.rules.plan import SLOTS, STATIONS
+from authoring.engine.rules.hands import DATA_TRANSFER, Card, Hands, halves_of
+from authoring.engine.rules.plan import SLOTS, STATIONS, parse_action
+from authoring.engine.rules.plan import encode as encode_action
 
-ABI: Final = 2  # sa_hands_abi() of a library this module can drive
-WORDS_VERSION: Final = 1  # hands.h's HANDS_WORDS_VERSION
+ABI: Final = 3  # sa_hands_abi() of a library this module can drive
+WORDS_VERSION: Final = 2  # hands.h's HANDS_WORDS_VERSION
 MEMO: Final = 4096  # hands.h's HANDS_MEMO: the projections a cache remembers by default
 #: The heroic halves in the bit order of hands.h's heroic mask.
 HEROIC_HALVES: Final = ("A+", "B+", "R+", *(">" + station for station in STATIONS))
-_HALF_INDEX: Final = {half: index for index, half in enumerate(HALVES)}
 
 #: ``project_codes`` of a hands module (``hands_module().project_codes``)
 ProjectCodes = Callable[..., list[list[int]]]
@@ -88,18 +88,22 @@ def _heroic_mask(card: Card | None) -> int:
 
 def encode(hands: Hands) -> list[int] | None:
     """Returns the deal words of the hands (hands.h), None when a card is not an ordinary
-    card (its halves must be ``HALVES``)."""
+    card (its halves must be among ``hands.halves_of``)."""
     seat = {label: index for index, label in enumerate(hands.players)}
     cards = [(holder, card, when) for holder, held in enumerate(hands.held)
              for card, when in held]
+    halves = halves_of(hands)
+    index = {half: i for i, half in enumerate(halves)}
     words = [WORDS_VERSION, len(hands.labels), len(seat), len(hands.held), len(hands.moments),
-             len(cards)]
-    for index, label in enumerate(hands.labels):
-        words += [seat.get(label, -1), _heroic_mask(hands.heroic[index])]
+             len(cards), len(halves)]
+    words += [encode_action(parse_action(half)) for half in halves]
+    words += sorted(range(len(halves)), key=lambda i: halves[i])  # as hands._exact sorts
+    for member, label in enumerate(hands.labels):
+        words += [seat.get(label, -1), _heroic_mask(hands.heroic[member])]
     for moment in hands.moments:
         words += [moment.phase, int(moment.kind == DATA_TRANSFER)]
     for holder, card, when in cards:
-        move, action = _HALF_INDEX.get(card.move), _HALF_INDEX.get(card.action)
+        move, action = index.get(card.move), index.get(card.action)
         if move is None or action is None:
             return None
         words += [holder, when, move, action]

@@ -167,6 +167,13 @@ ACTION_BITS: tuple[tuple[str, int], ...] = (
     ("HEROIC_BIT", plan.HEROIC_BIT), ("TRIP_BIT", plan.TRIP_BIT),
     ("KIND_MASK", plan.KIND_MASK), ("SECOND_SHIFT", plan.SECOND_SHIFT),
 )
+#: The double actions a plan may hold (``plan.DOUBLE_PAIRS``, docs/rules.md §19.2): per first
+#: half's kind, the bit of every kind its second half may be (``DOUBLE_SECONDS`` in C).
+_PAIR_CODES = frozenset(plan.encode(plan.parse_action(pair)) for pair in plan.DOUBLE_PAIRS)
+DOUBLE_SECONDS: tuple[int, ...] = tuple(
+    sum(1 << second for second in range(plan.HMOVE)
+        if plan.encode(plan.Action(first, second=second)) in _PAIR_CODES)
+    for first in range(plan.HMOVE))
 #: The one value function's weights (``odds/value.py``), which ``sa_objective`` plays.
 VALUE_WEIGHTS: tuple[tuple[str, int], ...] = (
     ("VALUE_SURVIVED", value.SURVIVED), ("VALUE_PER_TURN", value.PER_TURN),
@@ -201,6 +208,9 @@ def _body() -> Iterator[str]:
     for name, bits in ACTION_BITS:
         yield f"#define {name} {bits}"
     yield "#define FIRST_MASK ((1 << SECOND_SHIFT) - 1)"
+    yield ("/* per first half's kind, the bits of the second halves a double action may have"
+           " (plan.DOUBLE_PAIRS) */")
+    yield "#define DOUBLE_SECONDS {" + ", ".join(f"0x{m:02x}" for m in DOUBLE_SECONDS) + "}"
     yield ""
     yield "/* the one value function's weights (odds/value.py) */"
     for name, weight in VALUE_WEIGHTS:
@@ -244,7 +254,7 @@ def _digest() -> int:
     """A CRC-32 of every code above: the library and this module must agree on all."""
     text = repr((ABI, OPERATIONS, ACTIVATE, CARD_FLAGS, ARGUMENT_ABILITIES, SYSTEMS, WEAPONS,
                  _BOUNDS, CARD_RECORD, OUT_RECORD, SNAP_RECORD, _ENUMS, ACTION_BITS,
-                 VALUE_WEIGHTS))
+                 VALUE_WEIGHTS, DOUBLE_SECONDS))
     return zlib.crc32(text.encode())
 
 

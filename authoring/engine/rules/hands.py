@@ -10,18 +10,22 @@ about a plan:
   find no card made blank.
 
 **The model.** Cards are double-sided: one card plays its movement half *or* its action half
-(``data/action-cards.json``, schema ``schemas/action-cards.schema.json``). A player holds the
+(``data/action-cards.json``, schema ``schemas/action-cards.schema.json``); on a double-action
+track the deck is the expansion's (``data/double-action-cards.json``, docs/rules.md §19.5),
+whose cards play their two-action half *or* their one-action half. A player holds the
 cards dealt for a phase from the moment the phase begins (phase 2's are picked up when
 phase 1 ends) and keeps what is left for later phases; an *incoming data* draws one more card
-for every player; at a *data transfer* every player may give one non-heroic card to another
+for every player (with the double-action deck also the androids' draws, shared out among the
+players); at a *data transfer* every player may give one non-heroic card to another
 player. A card played in a phase comes from cards held in that phase; a tripped card counts as
 played. An android holds only its heroic card; players play their own cards for it, so an
 android's slots may take a card from any player. A heroic card is played only on its owner's
 board (an android's heroic by a player for that android) and is never given.
 
 **The matching.** Which card serves which slot is a flow problem: slot groups (row, phase,
-half) draw on card groups (holder, kind of card, the moment it arrived), directly or through a
-gift (giver, transfer, half) that carries at most one card. A gift chain (a card given on)
+half; a double action is one half, ``rA``) draw on card groups (holder, kind of card, the
+moment it arrived), directly or through a gift (giver, transfer, half) that carries at most
+one card. A gift chain (a card given on)
 never helps: the first giver could have given it to the last receiver at once. A plan is
 played slot by slot in turn order, each slot kept when an augmenting path finds it a card
 (earlier slots may change cards on the way, never lose one); one giver's second gift in the
@@ -65,6 +69,7 @@ from authoring.engine.rules.plan import (
     BLANK,
     BLANK_ACTION,
     BOTS,
+    DOUBLE_PAIRS,
     HMOVE,
     LIFT,
     STATIONS,
@@ -75,6 +80,7 @@ from authoring.engine.rules.plan import (
     C,
     CrewPlan,
     encode,
+    parse_action,
 )
 from authoring.engine.rules.plan import BLUE as MOVE_BLUE
 from authoring.engine.rules.plan import RED as MOVE_RED
@@ -98,10 +104,14 @@ _PER_PHASE: Final = {5: (4, 5, 5), 4: (5, 5, 5), 3: (6, 6, 6), 2: (9, 6, 6)}
 
 @dataclass(frozen=True)
 class Card:
-    """One action card: a movement half and an action half, in plan notation."""
+    """One action card: a movement half and an action half, in plan notation.
 
-    move: str    # r, b, l; heroic: >UR … >LB
-    action: str  # A, B, C, R; heroic: A+, B+, R+
+    A double-action card (docs/rules.md §19.5) keeps its two-action half in ``action``
+    (``rA``, ``AB``) and its one-action half, a move or an action, in ``move``.
+    """
+
+    move: str    # r, b, l; heroic: >UR … >LB; double-action card: its one-action half
+    action: str  # A, B, C, R; heroic: A+, B+, R+; double-action card: its two-action half
 
     @property
     def heroic(self) -> bool:
@@ -109,13 +119,19 @@ class Card:
         return self.action.endswith("+")
 
     @property
+    def double(self) -> bool:
+        """Tells whether this is a double-action card of the expansion."""
+        return len(self.action) == 2 and not self.heroic
+
+    @property
     def halves(self) -> tuple[str, str]:
         """The two halves; one of them is played."""
         return self.move, self.action
 
     def text(self) -> str:
-        """Returns ``r/A`` or ``A+/>LB``: the halves as the plan notation writes them."""
-        return f"{self.action}/{self.move}" if self.heroic else f"{self.move}/{self.action}"
+        """Returns ``r/A``, ``A+/>LB`` or ``rA/B``: the halves as the plan notation writes them."""
+        first = self.heroic or self.double  # the side printed first: ``A+/>LB``, ``rA/B``
+        return f"{self.action}/{self.move}" if first else f"{self.move}/{self.action}"
 
     def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
         # pickled by its fields: the compiled class has no __dict__ and refuses setattr
@@ -125,21 +141,30 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
-    """The action cards of the box: 90 ordinary cards and six heroic ones."""
+    """The action cards of the box: 90 ordinary (or double-action) cards and six heroic ones."""
 
     cards: tuple[Card, ...]
     heroics: tuple[Card, ...]
 
 
+def _data(name: str) -> Any:
+    text = resources.files("authoring.engine").joinpath(f"data/{name}").read_text("utf-8")
+    return json.loads(text)
+
+
 @cache
-def load_deck() -> Deck:
-    """Reads ``authoring/engine/data/action-cards.json`` (every card listed once)."""
-    text = resources.files("authoring.engine").joinpath("data/action-cards.json").read_text(
-        "utf-8")
-    data = json.loads(text)
+def load_deck(double_actions: bool = False) -> Deck:
+    """Reads ``authoring/engine/data/action-cards.json`` (every card listed once); with
+    ``double_actions`` the ordinary cards are the expansion's double-action deck
+    (``data/double-action-cards.json``, docs/rules.md §19.5) and the heroic cards stay."""
+    data = _data("action-cards.json")
     cards = tuple(Card(str(kind["move"]), str(kind["action"]))
                   for kind in data["action_cards"] for _ in range(int(kind["count"])))
     heroics = tuple(Card(str(h["move"]), str(h["action"])) for h in data["heroic_cards"])
+    if double_actions:
+        cards = tuple(Card(str(kind["single"]), str(kind["double"]))
+                      for kind in _data("double-action-cards.json")["double_action_cards"]
+                      for _ in range(int(kind["count"])))
     return Deck(cards, heroics)
 
 
@@ -262,7 +287,7 @@ def is_player(label: str) -> bool:
 
 
 def deal(labels: Sequence[str], events: Iterable[tuple[int, str]], rng: random.Random, *,
-         heroics: bool = True) -> Hands:
+         heroics: bool = True, double_actions: bool = False) -> Hands:
     """Deals the hands for a crew (docs/rules.md §16) with the caller's seeded generator.
 
     ``labels`` is the crew in seat order (``P1``… players, ``A1``… androids); ``events`` the
@@ -271,12 +296,15 @@ def deal(labels: Sequence[str], events: Iterable[tuple[int, str]], rng: random.R
     then that phase's incoming data, player by player); a draw from an empty deck gives
     nothing. Solo (one player): the whole deck is the player's from the start and the events
     are ignored. ``heroics=False`` (rule levels without heroic cards) deals no heroic card.
+    ``double_actions`` deals the double-action deck (docs/rules.md §19.5): the same hand
+    sizes, and an incoming data also draws the androids' cards, the same number for every
+    player and the rest one more each for the first seats.
     """
     labels = tuple(labels)
     players = [label for label in labels if is_player(label)]
     if not players:
         raise SetupError("expected at least one player to hold the cards, got only androids")
-    deck = load_deck()
+    deck = load_deck(double_actions)
     cards = list(deck.cards)
     rng.shuffle(cards)
     gold = list(deck.heroics)
@@ -291,15 +319,22 @@ def deal(labels: Sequence[str], events: Iterable[tuple[int, str]], rng: random.R
     if solo:
         held[0] = [(card, 0) for card in cards]
         cards = []
+    androids = len(labels) - len(players) if double_actions else 0
     for when, moment in enumerate(moments):
-        take = counts[moment.phase - 1] if moment.kind == DEAL else \
-            1 if moment.kind == INCOMING_DATA else 0
-        for hand in held:
+        for seat, hand in enumerate(held):
+            take = counts[moment.phase - 1] if moment.kind == DEAL else \
+                _incoming(seat, len(players), androids) if moment.kind == INCOMING_DATA else 0
             for _ in range(take):
                 if cards:
                     hand.append((cards.pop(), when))
     heroic = tuple(gold[i] if heroics else None for i in range(len(labels)))
     return Hands(labels, moments, tuple(tuple(h) for h in held), heroic)
+
+
+def _incoming(seat: int, players: int, androids: int) -> int:
+    """The cards a player draws at an incoming data: one, and his share of the androids'
+    draws (double-action deck only, docs/rules.md §19.5; the rest to the first seats)."""
+    return 1 + androids // players + (seat < androids % players)
 
 
 def half_of(action: Action) -> str | None:
@@ -309,6 +344,8 @@ def half_of(action: Action) -> str | None:
         return None
     if action.heroic:
         return action.token().rstrip("!")
+    if action.second != BLANK:
+        return _PLAIN_HALVES[kind] + _PLAIN_HALVES[action.second]
     return _PLAIN_HALVES[kind]
 
 
@@ -316,6 +353,13 @@ _PLAIN_HALVES: Final = "-rblABCR"  # by action kind, as Action.token writes them
 
 
 HALVES: Final = ("r", "b", "l", "A", "B", "C", "R")
+
+
+def halves_of(hands: Hands) -> tuple[str, ...]:
+    """The halves the network of a deal knows: ``HALVES``, then the two-action halves that
+    a dealt card has, in ``plan.DOUBLE_PAIRS`` order (none in a base-game deal)."""
+    dealt = {card.action for held in hands.held for card, _ in held if card.double}
+    return HALVES + tuple(pair for pair in DOUBLE_PAIRS if pair in dealt)
 
 
 class _Network:
@@ -336,10 +380,10 @@ class _Network:
     1. the card groups in the order their first card is held (holder by holder, each
        player's cards as dealt), each with its edge into the sink;
     2. the slot groups, row key by row key (the player seats, then -1 for the androids when
-       the crew has any), within it phase 1-3, within it the halves in ``HALVES`` order, each
+       the crew has any), within it phase 1-3, within it the halves in ``halves_of`` order, each
        with its edges to the card groups in the order of 1;
     3. the gifts, giver by giver, within it transfer by transfer (time order), within it the
-       halves in ``HALVES`` order: the inlet, the outlet, the capacity-1 edge, then the
+       halves in ``halves_of`` order: the inlet, the outlet, the capacity-1 edge, then the
        outlet's edges to the giver's card groups in the order of 1;
     4. the players' slot groups' edges to the gift inlets, slot group by slot group in the
        order of 2, within it transfer by transfer, within it giver by giver (nobody gives to
@@ -359,7 +403,8 @@ class _Network:
                 counts[holder, card, when] = counts.get((holder, card, when), 0) + 1
         self.drain: dict[int, int] = {}  # card group -> its edge into the sink
         # per half: the card groups (holder, moment, node) whose cards have it
-        by_half: dict[str, list[tuple[int, int, int]]] = {half: [] for half in HALVES}
+        self.halves = halves = halves_of(hands)
+        by_half: dict[str, list[tuple[int, int, int]]] = {half: [] for half in halves}
         for (holder, card, when), count in counts.items():
             node = self._node()
             self.drain[node] = self._edge(node, _SINK, count)
@@ -371,7 +416,7 @@ class _Network:
         self.slots: dict[tuple[int, int, str], int] = {}
         for key in keys:
             for phase in range(1, PHASES + 1):
-                for half in HALVES:
+                for half in halves:
                     node = self.slots[key, phase, half] = self._node()
                     for holder, when, group in by_half[half]:
                         if moments[when].phase <= phase and key in (holder, -1):
@@ -381,7 +426,7 @@ class _Network:
         self.gift_key: dict[int, tuple[int, int]] = {}     # that edge -> (giver, moment)
         for giver in range(givers):
             for when in transfers:
-                for half in HALVES:
+                for half in halves:
                     inlet, outlet = self._node(), self._node()
                     edge = self._edge(inlet, outlet, 1)
                     self.gifts[giver, when, half] = edge
@@ -520,7 +565,9 @@ class Matcher:
                 self.heroic_used[member] = True
                 self.log.append(member)
             return fits
-        node = self.slots[self.row_key[member], TURN_PHASE[turn] + 1, half]
+        node = self.slots.get((self.row_key[member], TURN_PHASE[turn] + 1, half))
+        if node is None:
+            return False  # a two-action half no dealt card has
         cap, to, drain = self.cap, self.to, self.drain
         # a free card of the slot's own: the common case needs no search, and a table plays
         # its own cards before asking for a gift
@@ -677,8 +724,10 @@ def _exact(hands: Hands, crew: Sequence[CrewPlan], forbid: dict[tuple[int, int],
         return True
     key = over[0]
     # the one half this giver gives in this transfer (or none): any half the plan plays
-    halves = sorted({half_of(action) or "" for _, _, action in _slots(crew)
-                     if not action.heroic})
+    # that a dealt card has
+    known = set(halves_of(hands))
+    halves = sorted({half for _, _, action in _slots(crew)
+                     if not action.heroic and (half := half_of(action) or "") in known})
     return any(_exact(hands, crew, {**forbid, key: half}, budget) for half in ["", *halves])
 
 
@@ -733,12 +782,14 @@ def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
 def decoded_actions() -> dict[int, Action]:
     """Every slot's small integer (``plan.encode``) with the action it stands for."""
     actions = [Action(kind) for kind in (BLANK, MOVE_RED, MOVE_BLUE, LIFT, A, B, C, BOTS)]
+    actions += [parse_action(pair) for pair in DOUBLE_PAIRS]
     actions += [Action(kind, heroic=True) for kind in (A, B, BOTS)]
     actions += [Action(HMOVE, heroic=True, target=t) for t in range(len(STATIONS))]
     decoded = {encode(a): a for a in actions}
     for code, action in list(decoded.items()):
         if action.kind != BLANK:
-            decoded[code | TRIP_BIT] = Action(action.kind, action.heroic, action.target, True)
+            decoded[code | TRIP_BIT] = Action(action.kind, action.heroic, action.target, True,
+                                              action.second)
     return decoded
 
 

@@ -53,14 +53,14 @@ _TOKEN = re.compile(r"^(?:(?P<simple>[-rblABCR])|(?P<pair>[rblABCR]{2})|(?P<hero
 VALID_TOKENS = ("-, r, b, l, A, B, C, R, A+, B+, R+, >UR/>UW/>UB/>LR/>LW/>LB, a double action "
                 "such as rA (optional ! = tripped)")
 #: The faces of the expansion's double-action cards, first half then second
-#: (docs/rules.md §19.2): the only public list of them, so no plan uses a pair the box may
-#: not have. The 14 other pairs of two halves (AA, BB, CC, RR, ll, AR, BR, CR, CB, Rr, lr,
-#: lb, rb, br) are refused.
+#: (docs/rules.md §19.2): the 36 two-action halves of the double-action deck
+#: (``data/double-action-cards.json``), so no plan uses a pair the box does not have. The 13
+#: other pairs of two halves (AA, BB, CC, RR, ll, AR, BR, CR, CB, lr, lb, rb, br) are refused.
 DOUBLE_PAIRS: tuple[str, ...] = (
     "AB", "AC", "Ab", "Ar", "Al",
     "BA", "Bb", "BC", "Bl", "Br",
     "CA", "Cb", "Cl", "Cr",
-    "RA", "RB", "Rb", "RC", "Rl",
+    "RA", "RB", "Rb", "RC", "Rl", "Rr",
     "bA", "bB", "bR", "bb", "bC", "bl",
     "rA", "rB", "rR", "rC", "rl", "rr",
     "lA", "lB", "lR", "lC",

@@ -28,6 +28,8 @@ enum { K_BLANK = 0, K_RED = 1, K_BLUE = 2, K_LIFT = 3, K_A = 4, K_B = 5, K_C = 6
 #define KIND_MASK 15
 #define SECOND_SHIFT 12
 #define FIRST_MASK ((1 << SECOND_SHIFT) - 1)
+/* per first half's kind, the bits of the second halves a double action may have (plan.DOUBLE_PAIRS) */
+#define DOUBLE_SECONDS {0x00, 0xfa, 0xfc, 0xf0, 0x6e, 0x5e, 0x1e, 0x7e}
 
 /* the one value function's weights (odds/value.py) */
 #define VALUE_SURVIVED 1000
@@ -206,6 +208,6 @@ enum {
     SNAP_INTS = 523
 };
 
-#define CODES_DIGEST 0x91cb403du /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x4891b77au /* sa_codes(): ccore.py checks it */
 
 #endif

@@ -20,15 +20,12 @@
 #define INF (1 << 20) /* hands._INF: a slot group's edges to its cards are never the limit */
 #define SINK 0
 #define BRANCH_LIMIT 64 /* hands._BRANCH_LIMIT */
-#define NO_GIFT HANDS_HALVES /* forbid: the giver gives nothing ("" in hands._exact) */
+#define NO_GIFT HANDS_MAX_HALVES /* forbid: the giver gives nothing ("" in hands._exact) */
 #define ANY_GIFT (-1)        /* forbid: no restriction */
 #define GIFT_KEYS (HANDS_MAX_GIVERS * HANDS_MAX_TRANSFERS)
 
 /* The phase (1-3) of turns 1-12 (ship.TURN_PHASE + 1). */
 static const int8_t PHASE_OF_TURN[HANDS_SLOTS + 1] = {0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3};
-/* The halves in the order Python sorts their letters ("A" < "B" < "C" < "R" < "b" < "l" <
-   "r"): the order _exact branches on them. */
-static const int8_t SORTED_HALVES[HANDS_HALVES] = {3, 4, 5, 6, 1, 2, 0};
 
 /* --- building the network (hands._Network.__init__) ---------------------------------- */
 
@@ -87,12 +84,14 @@ typedef struct {
 } Group;
 
 int deal_init(Deal *d, const int32_t *words, int nwords) {
-    if (!d || !words || nwords < 6 || words[0] != HANDS_WORDS_VERSION) return -1;
+    if (!d || !words || nwords < 7 || words[0] != HANDS_WORDS_VERSION) return -1;
     int crew = words[1], players = words[2], givers = words[3], moments = words[4],
-        cards = words[5];
+        cards = words[5], halves = words[6];
     if (crew < 1 || crew > HANDS_MAX_CREW || players < 0 || players > crew || givers < 0 ||
         givers > HANDS_MAX_GIVERS || moments < 0 || moments > HANDS_MAX_MOMENTS ||
-        cards < 0 || cards > HANDS_MAX_CARDS || nwords != 6 + 2 * crew + 2 * moments + 4 * cards)
+        cards < 0 || cards > HANDS_MAX_CARDS || halves < HANDS_SINGLES ||
+        halves > HANDS_MAX_HALVES ||
+        nwords != 7 + 2 * halves + 2 * crew + 2 * moments + 4 * cards)
         return -1;
     memset(d, 0, sizeof *d);
     d->digest = 14695981039346656037u; /* FNV-1a over the words */
@@ -100,7 +99,24 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
     d->crew = crew;
     d->players = players;
     d->givers = givers;
-    const int32_t *w = words + 6;
+    d->halves = halves;
+    const int32_t *w = words + 7;
+    /* the halves: the singles r b l A B C R (codes 1-7) first, then two-action halves */
+    int seen[HANDS_MAX_HALVES] = {0};
+    for (int h = 0; h < halves; h++, w++) {
+        int32_t code = w[0], first = code & KIND_MASK, second = code >> SECOND_SHIFT & KIND_MASK;
+        int single = h < HANDS_SINGLES;
+        if (single ? code != h + 1
+                   : (code & ~(KIND_MASK | KIND_MASK << SECOND_SHIFT)) || first < K_RED ||
+                         first > K_BOTS || second < K_RED || second > K_BOTS)
+            return -1;
+        d->half_code[h] = code;
+    }
+    for (int h = 0; h < halves; h++, w++) {
+        if (w[0] < 0 || w[0] >= halves || seen[w[0]]) return -1;
+        seen[w[0]] = 1;
+        d->sorted[h] = (int8_t)w[0];
+    }
     for (int m = 0; m < crew; m++, w += 2) {
         if (w[0] < -1 || w[0] >= players || w[1] < 0 || w[1] >= 1 << 9) return -1;
         d->row_key[m] = (int8_t)w[0];
@@ -120,7 +136,7 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
     int ngroups = 0;
     for (int c = 0; c < cards; c++, w += 4) {
         if (w[0] < 0 || w[0] >= givers || w[1] < 0 || w[1] >= moments || w[2] < 0 ||
-            w[2] >= HANDS_HALVES || w[3] < 0 || w[3] >= HANDS_HALVES)
+            w[2] >= halves || w[3] < 0 || w[3] >= halves)
             return -1;
         int g = 0;
         while (g < ngroups && !(groups[g].holder == w[0] && groups[g].move == w[2] &&
@@ -136,7 +152,7 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
     d->nodes = 1; /* the sink */
     for (int n = 0; n < HANDS_MAX_NODES; n++) d->drain[n] = -1;
     /* per half: the card groups whose cards have it, each half of a card in turn */
-    int by_half[HANDS_HALVES][2 * HANDS_MAX_CARDS], nby[HANDS_HALVES] = {0};
+    int by_half[HANDS_MAX_HALVES][2 * HANDS_MAX_CARDS], nby[HANDS_MAX_HALVES] = {0};
     for (int g = 0; g < ngroups; g++) {
         int node = new_node(b);
         groups[g].node = node;
@@ -147,13 +163,13 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
     /* the slot groups: row keys 0 .. players-1, then -1 when the crew has androids */
     for (int k = 0; k <= HANDS_MAX_CREW; k++)
         for (int p = 0; p < HANDS_PHASES; p++)
-            for (int h = 0; h < HANDS_HALVES; h++) d->slot[k][p][h] = -1;
+            for (int h = 0; h < HANDS_MAX_HALVES; h++) d->slot[k][p][h] = -1;
     int keys[HANDS_MAX_CREW + 1], nkeys = 0;
     for (int k = 0; k < players; k++) keys[nkeys++] = k;
     if (players < crew) keys[nkeys++] = -1;
     for (int i = 0; i < nkeys; i++)
         for (int phase = 1; phase <= HANDS_PHASES; phase++)
-            for (int h = 0; h < HANDS_HALVES; h++) {
+            for (int h = 0; h < halves; h++) {
                 int node = new_node(b);
                 d->slot[keys[i] + 1][phase - 1][h] = (int16_t)node;
                 for (int j = 0; j < nby[h]; j++) {
@@ -166,7 +182,7 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
        cards held before the transfer */
     for (int giver = 0; giver < givers; giver++)
         for (int t = 0; t < d->transfers; t++)
-            for (int h = 0; h < HANDS_HALVES; h++) {
+            for (int h = 0; h < halves; h++) {
                 int inlet = new_node(b), outlet = new_node(b);
                 int e = new_edge(b, inlet, outlet, 1);
                 d->gift[giver][t][h] = (int16_t)e;
@@ -182,7 +198,7 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
     for (int i = 0; i < nkeys && b->ok; i++) {
         if (keys[i] < 0) continue;
         for (int phase = 1; phase <= HANDS_PHASES; phase++)
-            for (int h = 0; h < HANDS_HALVES; h++)
+            for (int h = 0; h < halves; h++)
                 for (int t = 0; t < d->transfers; t++) {
                     if (phase_of[transfer_at[t]] > phase) continue;
                     for (int giver = 0; giver < givers; giver++)
@@ -202,19 +218,40 @@ int deal_init(Deal *d, const int32_t *words, int nwords) {
 
 /* --- laying a plan (hands.Matcher) ------------------------------------------------------- */
 
+/* Whether a code (without its trip bit) is a double action of plan.DOUBLE_PAIRS, the pairs
+   the deck has a card for (docs/rules.md §19.2; the table is generated in codes.h). */
+static const uint8_t SECONDS_OF[K_HMOVE] = DOUBLE_SECONDS;
+static int double_pair(int32_t card) {
+    int first = card & KIND_MASK, second = card >> SECOND_SHIFT & KIND_MASK;
+    if ((card & ~(KIND_MASK | KIND_MASK << SECOND_SHIFT)) || first < K_RED || first > K_BOTS)
+        return 0;
+    return SECONDS_OF[first] >> second & 1;
+}
+
 typedef struct {
-    int8_t kind; /* 0 blank, 1 an ordinary half, 2 a heroic half */
-    int8_t half; /* ordinary: hands.HALVES index; heroic: the bit of hands.h's heroic mask */
+    int8_t kind; /* 0 blank, 1 an ordinary half, 2 a heroic half, 3 a two-action half no
+                    card of the deal has (it finds no card) */
+    int8_t half; /* ordinary: the deal's half index; heroic: the bit of hands.h's heroic mask */
 } Slot;
 
 /* Decodes a plan.encode code as hands.decoded_actions knows it; 0 for any other code. */
-static int decode(int32_t code, Slot *slot) {
+static int decode(const Deal *d, int32_t code, Slot *slot) {
     slot->kind = slot->half = 0;
     if (code == 0) return 1;
     int32_t card = code & ~TRIP_BIT;
     if (card >= K_RED && card <= K_BOTS) {
         slot->kind = 1;
         slot->half = (int8_t)(card - K_RED);
+        return 1;
+    }
+    if (card >> SECOND_SHIFT) { /* a double action: the deal's half, or none */
+        if (!double_pair(card)) return 0;
+        slot->kind = 3;
+        for (int h = HANDS_SINGLES; h < d->halves; h++)
+            if (d->half_code[h] == card) {
+                slot->kind = 1;
+                slot->half = (int8_t)h;
+            }
         return 1;
     }
     slot->kind = 2;
@@ -301,6 +338,7 @@ static int find_path(Work *w, int start, int budgeted) {
 static int place(Work *w, int member, int turn, Slot slot, int budgeted) {
     const Deal *d = w->d;
     if (slot.kind == 0) return 1;
+    if (slot.kind == 3) return 0;
     if (slot.kind == 2) {
         if (!(d->heroic[member] >> slot.half & 1) || w->heroic_used[member]) return 0;
         w->heroic_used[member] = 1;
@@ -325,7 +363,8 @@ static int place(Work *w, int member, int turn, Slot slot, int budgeted) {
 typedef struct {
     Slot slot[HANDS_MAX_CREW][HANDS_SLOTS];
     int crew;
-    int8_t halves[HANDS_HALVES]; /* the plan's ordinary halves, sorted as _exact sorts them */
+    int8_t halves[HANDS_MAX_HALVES]; /* the plan's ordinary halves, sorted as _exact sorts
+                                        them */
     int nhalves;
 } Plan;
 
@@ -363,7 +402,7 @@ static int exact(Work *w, const Plan *plan, const int8_t *forbid, int *branches)
     for (int giver = 0; giver < d->givers && key < 0; giver++)
         for (int t = 0; t < d->transfers && key < 0; t++) {
             int used = 0;
-            for (int h = 0; h < HANDS_HALVES; h++) used += w->cap[d->gift[giver][t][h]] == 0;
+            for (int h = 0; h < d->halves; h++) used += w->cap[d->gift[giver][t][h]] == 0;
             if (used > 1) key = giver * HANDS_MAX_TRANSFERS + t;
         }
     if (key < 0) return 1;
@@ -382,16 +421,16 @@ int deal_project(const Deal *d, int32_t (*rows)[HANDS_SLOTS], int nrows) {
     if (!d || !rows || nrows != d->crew) return -1;
     Plan plan;
     plan.crew = nrows;
-    int present[HANDS_HALVES] = {0};
+    int present[HANDS_MAX_HALVES] = {0};
     for (int m = 0; m < nrows; m++)
         for (int t = 0; t < HANDS_SLOTS; t++) {
-            if (!decode(rows[m][t], &plan.slot[m][t])) return -1;
+            if (!decode(d, rows[m][t], &plan.slot[m][t])) return -1;
             if (plan.slot[m][t].kind == 1) present[(int)plan.slot[m][t].half] = 1;
         }
     plan.nhalves = 0;
-    for (int i = 0; i < HANDS_HALVES; i++)
-        if (present[SORTED_HALVES[i]]) plan.halves[plan.nhalves++] = SORTED_HALVES[i];
-    Work work; /* about 70 KB of stack: no allocation in a search's inner loop */
+    for (int i = 0; i < d->halves; i++)
+        if (present[d->sorted[i]]) plan.halves[plan.nhalves++] = d->sorted[i];
+    Work work; /* about 150 KB of stack: no allocation in a search's inner loop */
     Work *w = &work;
     w->d = d;
     int16_t missed[HANDS_MAX_CREW * HANDS_SLOTS];
@@ -420,7 +459,8 @@ int deal_project(const Deal *d, int32_t (*rows)[HANDS_SLOTS], int nrows) {
 
 #define CALLS (HANDS_MAX_CREW * HANDS_SLOTS)
 #define PUSHES (CALLS * HANDS_MAX_NODES) /* a path meets a node at most once */
-#define REACHED (CALLS * GIFT_KEYS * HANDS_HALVES) /* a search reaches a gift at most once */
+#define REACHED (CALLS * GIFT_KEYS * HANDS_MAX_HALVES) /* a search reaches a gift at most
+                                                           once */
 #define ARENA_MARKS (1 << 14)   /* saved logs: past these, a branch is laid by searching */
 #define ARENA_PUSHES (1 << 17)
 #define ARENA_REACHES (1 << 17)
@@ -462,16 +502,20 @@ struct DealCache {
     int32_t cap[HANDS_MAX_EDGES];
 };
 
-/* A slot as one byte (0 blank, 1-7 an ordinary half, 8 + heroic bit): all the laying reads
-   of it (a trip changes no card). */
+/* A slot as one byte (0 blank, 1 + the half index of an ordinary half, HEROIC_BYTE + heroic
+   bit, ABSENT_BYTE a half no card has): all the laying reads of it (a trip changes no card). */
+#define HEROIC_BYTE (1 + HANDS_MAX_HALVES)
+#define ABSENT_BYTE 255
 static uint8_t slot_byte(Slot slot) {
-    return (uint8_t)(slot.kind == 0 ? 0 : slot.kind == 1 ? 1 + slot.half : 8 + slot.half);
+    return (uint8_t)(slot.kind == 0 ? 0 : slot.kind == 1 ? 1 + slot.half
+                     : slot.kind == 2 ? HEROIC_BYTE + slot.half : ABSENT_BYTE);
 }
 
 static Slot byte_slot(uint8_t b) {
     Slot slot;
-    slot.kind = (int8_t)(b == 0 ? 0 : b <= 7 ? 1 : 2);
-    slot.half = (int8_t)(b == 0 ? 0 : b <= 7 ? b - 1 : b - 8);
+    slot.kind = (int8_t)(b == 0 ? 0 : b < HEROIC_BYTE ? 1 : b == ABSENT_BYTE ? 3 : 2);
+    slot.half = (int8_t)(b == 0 || b == ABSENT_BYTE ? 0 : b < HEROIC_BYTE ? b - 1
+                         : b - HEROIC_BYTE);
     return slot;
 }
 
@@ -612,7 +656,9 @@ static int lay_call(DealCache *c) {
     int i = c->depth, member = i % d->crew, turn = i / d->crew + 1;
     Slot slot = byte_slot(c->slots[i]);
     int ok = 1, blocks = c->blocks;
-    if (slot.kind == 2) {
+    if (slot.kind == 3) {
+        ok = 0;
+    } else if (slot.kind == 2) {
         ok = d->heroic[member] >> slot.half & 1 && !c->heroic_used[member];
         if (ok) {
             c->heroic_used[member] = 1;
@@ -720,7 +766,7 @@ static int over_budget(const DealCache *c) {
     for (int giver = 0; giver < d->givers; giver++)
         for (int t = 0; t < d->transfers; t++) {
             int used = 0;
-            for (int h = 0; h < HANDS_HALVES; h++) used += c->cap[d->gift[giver][t][h]] == 0;
+            for (int h = 0; h < d->halves; h++) used += c->cap[d->gift[giver][t][h]] == 0;
             if (used > 1) return giver * HANDS_MAX_TRANSFERS + t;
         }
     return -1;
@@ -768,8 +814,8 @@ static int cache_exact(DealCache *c, const Saved *s, int key, int allowed, int g
     if (!resume(c, s, key, allowed, greedy)) return 0;
     int over = over_budget(c);
     if (over < 0) return 1;
-    int8_t options[1 + HANDS_HALVES];
-    int at[1 + HANDS_HALVES], n = 0, from = c->calls;
+    int8_t options[1 + HANDS_MAX_HALVES];
+    int at[1 + HANDS_MAX_HALVES], n = 0, from = c->calls;
     options[n++] = NO_GIFT;
     for (int i = 0; i < nhalves; i++) options[n++] = halves[i];
     for (int j = 0; j < n; j++) {
@@ -813,11 +859,11 @@ int deal_project_cached(const Deal *d, DealCache *c, int32_t (*rows)[HANDS_SLOTS
     if (!d || !c || !rows || nrows != d->crew) return -1;
     int calls = nrows * HANDS_SLOTS;
     uint8_t slots[CALLS];
-    int present[HANDS_HALVES] = {0};
+    int present[HANDS_MAX_HALVES] = {0};
     for (int t = 0; t < HANDS_SLOTS; t++)
         for (int m = 0; m < nrows; m++) {
             Slot slot;
-            if (!decode(rows[m][t], &slot)) return -1;
+            if (!decode(d, rows[m][t], &slot)) return -1;
             if (slot.kind == 1) present[(int)slot.half] = 1;
             slots[t * nrows + m] = slot_byte(slot);
         }
@@ -857,10 +903,10 @@ int deal_project_cached(const Deal *d, DealCache *c, int32_t (*rows)[HANDS_SLOTS
     if (count && c->refused_after[first_miss]) {
         int refusal = 0;
         while (!c->refused_after[refusal]) refusal++;
-        int8_t halves[HANDS_HALVES];
+        int8_t halves[HANDS_MAX_HALVES];
         int nhalves = 0;
-        for (int i = 0; i < HANDS_HALVES; i++)
-            if (present[SORTED_HALVES[i]]) halves[nhalves++] = SORTED_HALVES[i];
+        for (int i = 0; i < d->halves; i++)
+            if (present[d->sorted[i]]) halves[nhalves++] = d->sorted[i];
         /* before the first refusal the greedy searched as the unbudgeted root branch does */
         Saved greedy;
         save(c, 0, &greedy);

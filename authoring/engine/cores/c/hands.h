@@ -15,18 +15,19 @@
 
 #include <stdint.h>
 
-#define HANDS_ABI 2          /* sa_hands_abi(): what chands.py checks when it loads */
-#define HANDS_WORDS_VERSION 1
+#define HANDS_ABI 3          /* sa_hands_abi(): what chands.py checks when it loads */
+#define HANDS_WORDS_VERSION 2
 #define HANDS_SLOTS 12       /* slots per row (turns 1-12) */
-#define HANDS_HALVES 7       /* r b l A B C R, hands.HALVES order */
+#define HANDS_SINGLES 7      /* r b l A B C R, hands.HALVES order: the first halves of a deal */
+#define HANDS_MAX_HALVES 48  /* hands.halves_of: the singles and the deck's two-action halves */
 #define HANDS_PHASES 3
 #define HANDS_MAX_CREW 8
 #define HANDS_MAX_GIVERS 6
 #define HANDS_MAX_MOMENTS 16
 #define HANDS_MAX_TRANSFERS 8
 #define HANDS_MAX_CARDS 128  /* the deck has 90 */
-#define HANDS_MAX_NODES 1024
-#define HANDS_MAX_EDGES 16384 /* edges and their reverses */
+#define HANDS_MAX_NODES 4096  /* a double-action deal of five players: about 2000 */
+#define HANDS_MAX_EDGES 32766 /* edges and their reverses (int16 ids); about 12500 then */
 
 /* The deal words (int32, built by chands.encode from a hands.Hands):
  *
@@ -36,26 +37,35 @@
  *   [3] givers (len(hands.held): the players holding cards), at most HANDS_MAX_GIVERS
  *   [4] moments (hands.moments), at most HANDS_MAX_MOMENTS
  *   [5] cards (all the held cards), at most HANDS_MAX_CARDS
+ *   [6] halves (hands.halves_of: the network's halves), HANDS_SINGLES to HANDS_MAX_HALVES
+ *   then per half, halves_of order: its plan.encode code (the singles 1-7 first, in order;
+ *       a two-action half as a double action's code);
+ *   then the half indexes in the order Python sorts the halves' texts (hands._exact
+ *       branches on them in that order);
  *   then per crew member, seat order: row key, heroic mask (bit 0 A+, 1 B+, 2 R+, 3 + s a
  *       heroic move to station s in plan.STATIONS order: the halves of its heroic card;
  *       0 when it has none);
  *   then per moment, time order: phase (1-3), 1 for a data transfer else 0;
  *   then per held card, holder by holder in hands.held order: holder, moment index, the
- *       half index (hands.HALVES) of its movement half, of its action half.
+ *       half index (of the halves above) of its movement half, of its action half (of a
+ *       double-action card: its one-action half, its two-action half).
  *
  * Rows are plan.encode codes: 0 blank; 1-7 r b l A B C R; 16 | 4, 5, 7 A+ B+ R+;
- * 16 | 8 | (s + 1) << 8 a heroic move to station s; TRIP_BIT (32) on any card. Any other code
- * (a double action, which no dealt hand models, or a tripped blank) makes deal_project
- * return -1, as hands.decode_rows refuses it.
+ * 16 | 8 | (s + 1) << 8 a heroic move to station s; a double action of plan.DOUBLE_PAIRS
+ * (kind | second << SECOND_SHIFT; one no card of the deal has finds no card); TRIP_BIT (32)
+ * on any card. Any other code (a tripped blank, a pair the deck does not have) makes
+ * deal_project return -1, as hands.decode_rows refuses it.
  */
 
 typedef struct Deal {
-    int crew, players, givers, transfers, nodes, edges;
+    int crew, players, givers, transfers, nodes, edges, halves;
     uint64_t digest;                      /* of the words: a DealCache knows its deal by it */
     int8_t row_key[HANDS_MAX_CREW];
     uint16_t heroic[HANDS_MAX_CREW];
-    int16_t slot[HANDS_MAX_CREW + 1][HANDS_PHASES][HANDS_HALVES]; /* by row key + 1 */
-    int16_t gift[HANDS_MAX_GIVERS][HANDS_MAX_TRANSFERS][HANDS_HALVES]; /* capacity-1 edge */
+    int32_t half_code[HANDS_MAX_HALVES];  /* per half: its plan.encode code */
+    int8_t sorted[HANDS_MAX_HALVES];      /* the half indexes, their texts sorted */
+    int16_t slot[HANDS_MAX_CREW + 1][HANDS_PHASES][HANDS_MAX_HALVES]; /* by row key + 1 */
+    int16_t gift[HANDS_MAX_GIVERS][HANDS_MAX_TRANSFERS][HANDS_MAX_HALVES]; /* capacity-1 */
     int16_t drain[HANDS_MAX_NODES];       /* a card group's edge into the sink, else -1 */
     int16_t first[HANDS_MAX_NODES + 1];   /* a node's edges: out[first[n] .. first[n+1]) */
     int16_t out[HANDS_MAX_EDGES];         /* edge ids in the order they were made */

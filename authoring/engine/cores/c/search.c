@@ -301,7 +301,7 @@ int sa_search(const int32_t *params, const int32_t *setup, const uint32_t *keys,
     int nstarts = params[P_NSTARTS];
     long cap = params[P_CAP];
     s.deal = deal;
-    if ((s.deal && (s.deal->crew != s.figures || params[P_DOUBLES])) || s.figures < 1 || s.figures > MAX_ROWS || s.nseeds < 1 || s.nseeds > MAX_SEEDS ||
+    if ((s.deal && s.deal->crew != s.figures) || s.figures < 1 || s.figures > MAX_ROWS || s.nseeds < 1 || s.nseeds > MAX_SEEDS ||
         nstarts < 1 || s.turns < 1 || s.turns > SLOTS || s.first_turn < 1 ||
         s.ndouble > MAX_TABLE || s.nalphabet < 1 || s.nalphabet > MAX_TABLE ||
         (s.doubles && s.ndouble < 1))
