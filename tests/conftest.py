@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,32 @@ def chromium() -> Iterator[object]:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def fewer_games(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[int], None]]:
+    """Rates and runs the simulation G rules with ``n`` games in this process.
+
+    A rating plays 500 games at the calibrated search (about 50 s on two cores); a test about
+    what is shown, not about the figure, sets a few. Both the rating's settings and the G
+    rules' defaults change (they are one simulation: the studio's Rate reuses the rating's
+    games for G101 and G103), and the kept simulations are forgotten.
+    """
+    from authoring.lint.registry import all_rules
+    from authoring.simulation import rating
+    from authoring.simulation.calibration import SIMULATION_OPTIONS
+    from authoring.simulation.montecarlo import _simulated
+
+    def apply(games: int) -> None:
+        monkeypatch.setattr(rating, "DEFAULT_SETTINGS", {**rating.DEFAULT_SETTINGS,
+                                                         "games": games})
+        rules = all_rules()
+        for code, rule in rules.items():  # the rules that take the simulation options
+            if rule.defaults.get("games") == SIMULATION_OPTIONS["games"]:
+                monkeypatch.setitem(rules, code,  # type: ignore[arg-type]
+                                    dataclasses.replace(rule, defaults={**rule.defaults,
+                                                                        "games": games}))
+        _simulated.cache_clear()
+
+    yield apply
+    _simulated.cache_clear()

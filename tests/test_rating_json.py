@@ -7,26 +7,21 @@ They used to build it each in their own way (other key names, other fields); a f
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from authoring.audio import DEFAULT_VOICE, load_voice
 from authoring.cli import app
-from authoring.simulation import rating as rating_module
-from authoring.simulation.calibration import DEFAULT_SETTINGS
-from authoring.simulation.montecarlo import _simulated
 from authoring.studio.analysis import Checker
 
 MISSION = Path(__file__).resolve().parents[1] / "missions" / "official" / "mission-3.yaml"
 
 
-def test_simulate_and_the_studio_write_one_rating(monkeypatch: pytest.MonkeyPatch,
+def test_simulate_and_the_studio_write_one_rating(fewer_games: Callable[[int], None],
                                                    tmp_path: Path) -> None:
-    settings = {**DEFAULT_SETTINGS, "games": 12}
-    monkeypatch.setattr(rating_module, "DEFAULT_SETTINGS", settings)
-    _simulated.cache_clear()
+    fewer_games(12)  # the rating and the G rules of the studio's Rate
     studio = Checker(tmp_path, load_voice(DEFAULT_VOICE)).rate(
         MISSION.read_text("utf-8"), "mission-3.yaml")["rating"]
     shown = CliRunner().invoke(app, ["simulate", str(MISSION), "--games", "12", "--jobs", "1",

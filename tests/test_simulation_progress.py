@@ -8,6 +8,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -19,12 +20,21 @@ ROOT = Path(__file__).resolve().parents[1]
 SHORT = ROOT / "tests" / "site" / "data" / "first-watch.yaml"  # a short mission to rate
 
 
+# The rating of ``sheets --rate`` is the pack's one scale (500 games, no option), which is
+# 50 s of simulation for a progress line; the child plays 40 (the drawing does not depend
+# on the count). The lint run gets its 40 games from a configuration file, as a user would.
+_FORTY_GAMES = ("from authoring.simulation import calibration; "
+                "calibration.DEFAULT_SETTINGS['games'] = 40; "
+                "from authoring.cli import main; main()")
+
+
 def _in_a_terminal(args: list[str], cwd: Path) -> tuple[int, str, str]:
     """Runs the CLI with stderr on a pseudo-terminal; returns (exit code, stdout, stderr)."""
     main, side = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "COLUMNS": "100"}
     env.pop("FORCE_COLOR", None)
-    child = subprocess.Popen([sys.executable, "-m", "authoring", *args], cwd=cwd, env=env,
+    (cwd / ".spacealert-lint.yaml").write_text("rules:\n  G103: {games: 40}\n", "utf-8")
+    child = subprocess.Popen([sys.executable, "-c", _FORTY_GAMES, *args], cwd=cwd, env=env,
                              stdout=subprocess.PIPE, stderr=side, text=True)
     os.close(side)
     seen = b""
@@ -50,12 +60,13 @@ def _in_a_terminal(args: list[str], cwd: Path) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize(("args", "what"), [
     (["sheets", str(SHORT), "--rate", "-o", "rated.pdf"], "rating (planner crew)"),
-    (["lint", "--select", "G103", str(SHORT)], "G rules: simulating (planner crew)"),
+    (["lint", "--select", "G103", "rated.yaml"], "G rules: simulating (planner crew)"),
     (["simulate", str(SHORT), "--games", "40", "--no-compare", "--jobs", "2"],
      "simulating (planner crew)"),
 ])
 def test_a_simulation_shows_its_progress_on_a_terminal(tmp_path: Path, args: list[str],
                                                        what: str) -> None:
+    shutil.copy(SHORT, tmp_path / "rated.yaml")  # beside the configuration file
     code, _out, drawn = _in_a_terminal(args, tmp_path)
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn)  # the text, without colours
     assert code in (0, 1), shown[-2000:]  # lint may find what the G rules report

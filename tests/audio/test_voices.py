@@ -139,7 +139,8 @@ def test_voices_list_shows_every_bundled_voice() -> None:
 
 
 def test_voices_check_a_tts_voice() -> None:
-    result = runner.invoke(app, ["voices", "check", "fr"])
+    # --no-listen: the recogniser's half of the check (40 s) is test_intelligibility.py's
+    result = runner.invoke(app, ["voices", "check", "fr", "--no-listen"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("fr: ok (espeak-ng, fr,")
 

@@ -53,8 +53,9 @@ from tests.engine.differential import (
 )
 
 # The 100,000 games every run: the reference with its notation every turn costs most
-# (about 430 games/s compared, python against native and C), so the chunks go to a worker per
-# core (two in CI: about two minutes). The variable changes the count.
+# (about 680 games/s compared, python against native and C, since notation keeps the text of
+# slot codes; 430 before), so the chunks go to a worker per core (two in CI: about two and a
+# half minutes). The variable changes the count.
 GAMES = int(os.environ.get("SPACEALERT_DIFFERENTIAL_GAMES", "100000"))
 CHUNK = 1000
 OTHERS = tuple(core for core in available() if core != PYTHON)  # compared with the reference
@@ -105,7 +106,7 @@ def test_the_cores_are_listed_when_built() -> None:
             assert Path(module(NATIVE, name).__file__ or "").suffix == ".so", name
 
 
-@pytest.mark.slow  # the 100,000 games: about 80 s (README: the quick set leaves it out)
+@pytest.mark.slow  # the 100,000 games: about 150 s (README: the quick set leaves it out)
 @needs_native
 def test_seeded_bulk_games_agree(tmp_path: Path) -> None:
     rng = random.Random(int(os.environ.get("SPACEALERT_DIFFERENTIAL_SEED", "13")))

@@ -50,9 +50,12 @@ def test_a_mission_object_lints_like_its_file() -> None:
 
 @pytest.mark.slow
 def test_hard_official_missions_pass_the_simulation_rules() -> None:
-    # missions 4 and 7 are the hardest under the calibration; 2 and 4 hold the serious
-    # internal threats the undestroyable-threat search used to miss
+    # G101 rates a mission with 500 games at the calibrated search (about 50 s per mission on
+    # a 2-core machine), so it runs on mission 4 only: the hardest under the calibration, the
+    # edge every other official mission rates below. Missions 2 and 4 hold the serious
+    # internal threats the undestroyable-threat search (G102, a fraction of a second) used to
+    # miss.
+    assert lint_mission(OFFICIAL / "mission-4.yaml", config={"select": ["G101"]}) == []
     for number in (2, 4, 7):
-        problems = lint_mission(OFFICIAL / f"mission-{number}.yaml",
-                                config={"select": ["G101", "G102"]})
+        problems = lint_mission(OFFICIAL / f"mission-{number}.yaml", config={"select": ["G102"]})
         assert problems == [], number

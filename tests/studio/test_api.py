@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import wave
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -249,7 +250,9 @@ def test_rule_explanations(studio: Studio) -> None:
 
 
 @pytest.mark.slow
-def test_rate_runs_the_simulation_rules(studio: Studio) -> None:
+def test_rate_runs_the_simulation_rules(studio: Studio,
+                                       fewer_games: Callable[[int], None]) -> None:
+    fewer_games(16)  # the shape of the answer, not the figure
     status, answer, _ = studio.call("POST", "/api/rate", {"text": TEXT})
     assert status == 200 and answer["valid"]
     rating = answer["rating"]

@@ -56,8 +56,35 @@ _FIELDS = ("t", "tracks", "sh", "re", "fuel", "rk", "bots", "comp", "vc", "dmg",
 _OPTIONAL = {"hull"}
 
 
+# Slot codes are few and a trace writes every member's twelve slots after every turn, so
+# each code's text is computed once (the differential test's cost was mostly this).
+_TOKEN_TEXT: dict[int, str] = {}
+
+
 def _token(code: int) -> str:
-    return decode(code).token()
+    text = _TOKEN_TEXT.get(code)
+    if text is None:
+        text = _TOKEN_TEXT[code] = decode(code).token()
+    return text
+
+
+# A member's slots stay the same for most turns of a game, so their text is kept too; the
+# bound keeps a long-running process (the studio) from growing it without end.
+_SLOTS_TEXT: dict[tuple[int, ...], str] = {}
+_SLOTS_KEPT = 4096
+
+
+def _slots(codes: list[int]) -> str:
+    key = tuple(codes)
+    text = _SLOTS_TEXT.get(key)
+    if text is None:
+        tokens = [_token(code) for code in codes]
+        while tokens and tokens[-1] == "-":
+            tokens.pop()
+        if len(_SLOTS_TEXT) >= _SLOTS_KEPT:
+            _SLOTS_TEXT.clear()
+        text = _SLOTS_TEXT[key] = ".".join(tokens)
+    return text
 
 
 def _threat(th: ThreatState) -> str:
@@ -91,12 +118,7 @@ def _threat(th: ThreatState) -> str:
 
 def notation(state: State) -> str:
     """Returns the canonical one-line text of a state."""
-    slots = []
-    for member in state.crew:
-        tokens = [_token(code) for code in member.slots]
-        while tokens and tokens[-1] == "-":
-            tokens.pop()
-        slots.append(f"{member.label}:{'.'.join(tokens)}")
+    slots = [f"{member.label}:{_slots(member.slots)}" for member in state.crew]
     fields = [
         f"t={state.turn}",
         "tracks=" + ".".join(state.tracks),
