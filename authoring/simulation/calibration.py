@@ -110,7 +110,7 @@ def input_files() -> list[Path]:
 
 
 def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
-                tracks: tuple[str, ...] = TRACKS, jobs: int = 1) -> str:
+                tracks: tuple[str, ...] = TRACKS, jobs: int = 0) -> str:
     """Returns the SHA-256 of what the stored figures depend on, read from behaviour.
 
     The settings and the tracks' files, then the outcomes (survival, turn, score, threats
@@ -119,10 +119,10 @@ def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
     or to a crew that changes what is played changes those games; a refactor, a rename, a
     moved module or a comment changes nothing, so the calibration file stays as it is. The
     C core, the mypyc core and the reference play the same games (the differential tests),
-    so the fingerprint is the same on every core.
+    so the fingerprint is the same on every core. The runs go to up to ``jobs`` worker
+    processes (0: every core), one run each; the digest is the same for any ``jobs``.
     """
-    from authoring.mission import load_mission
-    from authoring.simulation.montecarlo import simulate_with
+    from authoring._workers import ordered_map
 
     digest = hashlib.sha256()
     digest.update(json.dumps([CREW_SETTINGS, VARIANTS, CALIBRATION_GAMES, FINGERPRINT_GAMES],
@@ -130,15 +130,21 @@ def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
     for name in tracks:
         content = track_path(name).read_bytes()
         digest.update(f"{name}\0{len(content)}\0".encode() + content)
-    for crew in crews:
-        for name in tracks:
-            mission = load_mission(track_path(name))
-            for variant, changes in VARIANTS.items():
-                played = {**CREW_SETTINGS[crew], "games": FINGERPRINT_GAMES, **changes}
-                outcomes = simulate_with(mission, played, jobs=jobs).outcomes
-                record = [crew, name, variant, [dataclasses.astuple(o) for o in outcomes]]
-                digest.update(json.dumps(record).encode())
+    runs = [(crew, name, variant) for crew in crews for name in tracks for variant in VARIANTS]
+    for record in ordered_map(_fingerprint_run, runs, jobs=jobs or None, parallel_from=4):
+        digest.update(json.dumps(record).encode())
     return digest.hexdigest()
+
+
+def _fingerprint_run(run: tuple[str, str, str]) -> list[Any]:
+    """The record of one run of the fingerprint: its first games' outcomes (a worker's task)."""
+    from authoring.mission import load_mission
+    from authoring.simulation.montecarlo import simulate_with
+
+    crew, name, variant = run
+    played = {**CREW_SETTINGS[crew], "games": FINGERPRINT_GAMES, **VARIANTS[variant]}
+    outcomes = simulate_with(load_mission(track_path(name)), played, jobs=1).outcomes
+    return [crew, name, variant, [dataclasses.astuple(o) for o in outcomes]]
 
 
 def compute(jobs: int = 2, crews: tuple[str, ...] = tuple(CREW_SETTINGS),
