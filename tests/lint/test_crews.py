@@ -118,11 +118,12 @@ def test_the_informed_crew_is_never_worse_than_the_planner_on_the_same_game(
 
 @pytest.mark.parametrize("number", [1, 3])
 def test_strengths_are_ordered(number: int) -> None:
-    # mean difficulty (lower: better play) over the same 24 draws; the tolerance is well
-    # under the gaps measured on the official missions (docs/simulation.md), so a crew that
-    # lost its edge fails
+    # mean difficulty (lower: better play) over the same 12 draws; the tolerance is well
+    # under the gaps measured on the official missions (docs/simulation.md: the heuristic
+    # rates missions 1 and 3 about 35 points harder than the planner), so a crew that lost
+    # its edge fails
     mission = load_mission(OFFICIAL / f"mission-{number}.yaml")
-    games = 24
+    games = 12
     heuristic = simulate(mission, games=games, crew="heuristic", seed=9).difficulty()
     planner = simulate(mission, games=games, crew="planner", seed=9).difficulty()
     informed = simulate(mission, games=games, crew="informed", seed=9).difficulty()
@@ -141,15 +142,17 @@ def test_one_rating_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (rated.games, rated.crew) == (12, settings["crew"])
     figure = f"{rated.value:.1f} ± {rated.margin:.1f}"
 
+    # --no-compare: the free-play and informed comparisons are tested in test_lint_simulation
     shown = CliRunner().invoke(app, ["simulate", str(path), "--games", "12", "--jobs", "1",
-                                     "--json"])
+                                     "--no-compare", "--json"])
     assert shown.exit_code == 0, shown.output
     data = json.loads(shown.stdout)
     assert (data["difficulty"], data["difficulty_margin"]) == (rated.value, rated.margin)
     assert (data["crew"], data["games"]) == (rated.crew, rated.games)
     assert data["survival_interval"] == list(rated.survival_interval)
 
-    text = CliRunner().invoke(app, ["simulate", str(path), "--games", "12", "--jobs", "1"])
+    text = CliRunner().invoke(app, ["simulate", str(path), "--games", "12", "--jobs", "1",
+                                    "--no-compare"])
     assert f"difficulty         {figure} / 100" in text.stdout
 
     problems = lint_mission(path, config={"select": ["G103"],
