@@ -249,19 +249,28 @@ def test_german_and_french_are_understood_by_the_multilingual_model(
     mission = load_mission(ROOT / "missions/official/mission-1.yaml")
     report = score_mission(recogniser, compile_timeline(mission), voice,
                            cache=ClipCache(tmp_path))
+    _HEARD_TRACKS[voice_id] = report
     assert {u.kind for u in report.utterances} >= {*LINE_KINDS, "data", "countdown"}
     assert report.wer() <= track_max, "\n".join(report.lines(worst=10))
+
+
+#: Whole tracks heard above, kept for the threat-line test below: each line is recognised
+#: on its own, so a track's threat lines are the threat-only report (half a minute saved).
+_HEARD_TRACKS: dict[str, Report] = {}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("voice_id", "cer_max"), list(THREAT_CER_MAX.items()))
 def test_each_default_voice_s_threat_lines_are_heard_by_the_multilingual_model(
         tmp_path: Path, voice_id: str, cer_max: float) -> None:
-    voice = load_voice(voice_id)
-    recogniser = Recogniser(multilingual_model_folder(), threads=2, language=voice.language)
-    mission = load_mission(ROOT / "missions/official/mission-1.yaml")
-    report = score_mission(recogniser, compile_timeline(mission), voice,
-                           cache=ClipCache(tmp_path), kinds=("threat",))
+    if voice_id in _HEARD_TRACKS:
+        report = Report([u for u in _HEARD_TRACKS[voice_id].utterances if u.kind == "threat"])
+    else:
+        voice = load_voice(voice_id)
+        recogniser = Recogniser(multilingual_model_folder(), threads=2, language=voice.language)
+        mission = load_mission(ROOT / "missions/official/mission-1.yaml")
+        report = score_mission(recogniser, compile_timeline(mission), voice,
+                               cache=ClipCache(tmp_path), kinds=("threat",))
     assert {u.kind for u in report.utterances} == {"threat"} and len(report.utterances) == 6
     assert report.cer("threat") <= cer_max, "\n".join(report.lines(worst=10))
 
