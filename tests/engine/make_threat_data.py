@@ -169,6 +169,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     # --- New Frontier, red deck: megashield (docs/rules.md §19.8) ---
     "E3-104": ([[A, 1]], [[A, 2]], [[A, 3]], ["megashield"]),
     "SE3-102": ([[A, 2], ["speed", 1]], [[A, 3]], [[A, 5]], ["megashield"]),
+    # --- the Plasmatic Needleship: plasmatic attacks, out of the heavy lasers' reach (as the
+    # base Scout) ---
+    "E3-101": ([["attack_plasmatic", 1]], [["attack_plasmatic", 2]], [["attack_plasmatic", 4]],
+               ["no-heavy-laser"]),
     # --- polarized (docs/rules.md §19.8): the lasers' total against it is halved ---
     "E3-109": ([[A, 1]], [[A, 2]], [[A, 4]], ["polarized"]),
     "SE3-109": ([[A, 1]], [[A, 3]], [[A, 5]], ["polarized"]),
