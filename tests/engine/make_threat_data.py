@@ -173,6 +173,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     # base Scout) ---
     "E3-101": ([["attack_plasmatic", 1]], [["attack_plasmatic", 2]], [["attack_plasmatic", 4]],
                ["no-heavy-laser"]),
+    # --- the Planetoid: speeds up every turn, attacks with its health, debris when destroyed
+    # (the base asteroids' operations) ---
+    "SE3-107": ([["count_pass"]], [["count_pass"]], [["attack_health", 1]],
+                ["debris:4", "rocket-immune", "speeds-up"]),
     # --- polarized (docs/rules.md §19.8): the lasers' total against it is halved ---
     "E3-109": ([[A, 1]], [[A, 2]], [[A, 4]], ["polarized"]),
     "SE3-109": ([[A, 1]], [[A, 3]], [[A, 5]], ["polarized"]),

@@ -50,7 +50,7 @@ def test_schema_describes_every_property() -> None:
 PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
                     "E2-101", "E2-103", "SE2-101", "SE2-103", "E3-104", "SE3-102",
                     "E2-102", "SE2-102", "E3-102", "E3-103", "SE3-101", "I3-105", "I3-106",
-                    "I2-101", "SI2-102", "E3-109", "SE3-109", "E3-101"}
+                    "I2-101", "SI2-102", "E3-109", "SE3-109", "E3-101", "SE3-107"}
 
 
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:

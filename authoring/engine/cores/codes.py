@@ -71,6 +71,7 @@ CARD_FLAGS: tuple[tuple[str, str], ...] = (
     ("F_CARRIER", "carrier-attacks"), ("F_OFF_COURSE", "rocket-knocks-off-course"),
     ("F_Z_AT_JUMP", "z-at-jump"), ("F_FINISHING_ENERGY", "finishing-hit-energy"),
     ("F_MEGASHIELD", "megashield"), ("F_PHASING", "phasing"), ("F_POLARIZED", "polarized"),
+    ("F_SPEEDS_UP", "speeds-up"),
 )
 #: Ability id -> its flag bit (abilities only; see ``X_FLAGS`` for the X operations).
 FLAGS: dict[str, int] = {what: 1 << bit for bit, (_, what) in enumerate(CARD_FLAGS)

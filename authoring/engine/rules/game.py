@@ -391,6 +391,12 @@ class Game:
                 th.active = not th.active
                 if self.log is not None:
                     self.note("threat", f"{th.card.name} phases {'out' if th.active else 'in'}")
+            if th.status == ACTIVE_THREAT and "speeds-up" in th.card.abilities:
+                # +1 at the end of every turn it is on its track, after its move: nothing
+                # later in the turn reads its speed (Planetoid, docs/rules.md §19.8)
+                th.speed += 1
+                if self.log is not None:
+                    self.note("threat", f"{th.card.name} speeds up to {th.speed}")
 
     def warheads_lose_rocket(self) -> None:
         """Takes 1 health from Unstable Warheads aboard when a rocket is lost."""

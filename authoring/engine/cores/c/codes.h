@@ -70,6 +70,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_MEGASHIELD (1 << 27) /* megashield */
 #define F_PHASING (1 << 28) /* phasing */
 #define F_POLARIZED (1 << 29) /* polarized */
+#define F_SPEEDS_UP (1 << 30) /* speeds-up */
 
 /* square operations, by code */
 enum {
@@ -208,6 +209,6 @@ enum {
     SNAP_INTS = 523
 };
 
-#define CODES_DIGEST 0x4891b77au /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xcadba732u /* sa_codes(): ccore.py checks it */
 
 #endif

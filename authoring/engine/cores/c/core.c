@@ -1012,6 +1012,8 @@ static void threat_step(Game *g) {
         }
         /* the phase changes after each of its own moves (game.py) */
         if ((flags(th) & F_PHASING) && th->status == ACTIVE_THREAT) th->active = !th->active;
+        /* +1 at the end of every turn on its track, after its move (Planetoid, game.py) */
+        if ((flags(th) & F_SPEEDS_UP) && th->status == ACTIVE_THREAT) th->speed++;
         left = g->active & ~((2U << t) - 1U);
     }
 }

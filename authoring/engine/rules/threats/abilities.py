@@ -747,5 +747,5 @@ ABILITIES: frozenset[str] = frozenset({
     "all-stations-bonus", "contamination", "three-hits-same-turn",
     # New Frontier (docs/rules.md §19.8)
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
-    "megashield", "polarized",
+    "megashield", "polarized", "speeds-up",
 })
