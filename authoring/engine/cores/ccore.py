@@ -101,6 +101,13 @@ def _op_record(op: tuple[Any, ...]) -> list[int] | None:
     return [OPERATIONS.index(name), *words, *[0] * (2 - len(words))]
 
 
+def _flag_words(flags: int) -> tuple[int, int]:
+    """Splits the 64 flag bits into the record's two signed 32-bit words (low word first),
+    which core.c joins back into one unsigned 64-bit value."""
+    low, high = flags & 0xFFFFFFFF, flags >> 32
+    return (low - (1 << 32) if low >> 31 else low, high - (1 << 32) if high >> 31 else high)
+
+
 def card_record(card: Card) -> list[int] | None:
     """Returns the card's record for core.c, or None when the C core cannot play it."""
     if not card.playable or len(card.stations) > 4 or card.system not in SYSTEMS:
@@ -118,7 +125,8 @@ def card_record(card: Card) -> list[int] | None:
         flags |= _MARAUDER
     record = [int(card.external), int(card.malfunction), card.health or 0, card.shield,
               card.speed, card.points_survived, card.points_destroyed,
-              SYSTEMS.index(card.system), flags, *(_argument(card, a) for a in ARGUMENT_ABILITIES),
+              SYSTEMS.index(card.system), *_flag_words(flags),
+              *(_argument(card, a) for a in ARGUMENT_ABILITIES),
               len(card.stations), *card.stations, *[0] * (4 - len(card.stations))]
     for letter in (card.x, card.y, card.z):
         if len(letter) > MAX_OPS:

@@ -103,11 +103,11 @@ THREAT_SNAP = 11 + 1 + MAX_SPOTS + 1 + MAX_SPOTS  # status ... ended, stations, 
 #: the record's size (the last name).
 CARD_RECORD: tuple[tuple[str, int], ...] = (
     ("C_EXTERNAL", 1), ("C_MALFUNCTION", 1), ("C_HEALTH", 1), ("C_SHIELD", 1), ("C_SPEED", 1),
-    ("C_POINTS_SURVIVED", 1), ("C_POINTS_DESTROYED", 1), ("C_SYSTEM", 1), ("C_FLAGS", 1),
+    ("C_POINTS_SURVIVED", 1), ("C_POINTS_DESTROYED", 1), ("C_SYSTEM", 1), ("C_FLAGS", 2),
     *((f"C_{name.upper().replace('-', '_')}", 1) for name in ARGUMENT_ABILITIES),
     ("C_NSTATIONS", 1), ("C_STATIONS", STATION_SLOTS),
     ("C_LETTERS", 3 * LETTER_INTS),  # x, y, z
-    ("C_PADDING", 2),
+    ("C_PADDING", 1),
     ("CARD_INTS", 0),
 )
 #: A game's output: survived, turn, cause, score (threats, vc, damage, worst, knocked,
@@ -224,7 +224,7 @@ def _body() -> Iterator[str]:
     yield ""
     yield "/* card flags: one bit per ability (or X operation) */"
     for bit, (name, what) in enumerate(CARD_FLAGS):
-        yield f"#define {name} (1 << {bit}) /* {what} */"
+        yield f"#define {name} (1ULL << {bit}) /* {what} */"
     yield ""
     yield "/* square operations, by code */"
     yield "enum {"

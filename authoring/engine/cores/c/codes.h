@@ -40,37 +40,37 @@ enum { W_HEAVY = 0, W_LIGHT = 1, W_PULSE = 2, W_ROCKET = 3, W_INTERCEPTORS = 4 }
 enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 5 };
 
 /* card flags: one bit per ability (or X operation) */
-#define F_DOUBLE_DAMAGE (1 << 0) /* double-damage */
-#define F_PULSE_ZEROES (1 << 1) /* pulse-zeroes-shield */
-#define F_CRYO (1 << 2) /* cryoshield */
-#define F_ROCKET_WASTED (1 << 3) /* rocket-wasted */
-#define F_SPLASH (1 << 4) /* splash-on-death */
-#define F_BEHEMOTH (1 << 5) /* behemoth-interceptors */
-#define F_MAGNET (1 << 6) /* rocket-magnet */
-#define F_RETALIATES (1 << 7) /* retaliates */
-#define F_FIGHTS_BACK (1 << 8) /* fights-back */
-#define F_FIGHTS_GROWN (1 << 9) /* fights-back-when-grown */
-#define F_HEALTH_ROCKETS (1 << 10) /* health-from-rockets */
-#define F_SLIME (1 << 11) /* slime */
-#define F_PILOT_TARGET (1 << 12) /* pilot-target */
-#define F_CONTAMINATION (1 << 13) /* contamination */
-#define F_THREE_HITS (1 << 14) /* three-hits-same-turn */
-#define F_HIDDEN (1 << 15) /* hidden-until-x */
-#define F_FAR (1 << 16) /* out-of-reach-far */
-#define F_NO_HEAVY (1 << 17) /* no-heavy-laser */
-#define F_ROCKET_IMMUNE (1 << 18) /* rocket-immune */
-#define F_KO_LOWER_SIDES (1 << 19) /* ko-lower-sides-on-death */
-#define F_KO_DESTROYER (1 << 20) /* ko-destroyer */
-#define F_SCOUT (1 << 21) /* x:scout_bonus */
-#define F_MARAUDER (1 << 22) /* x:marauder_bonus */
-#define F_CARRIER (1 << 23) /* carrier-attacks */
-#define F_OFF_COURSE (1 << 24) /* rocket-knocks-off-course */
-#define F_Z_AT_JUMP (1 << 25) /* z-at-jump */
-#define F_FINISHING_ENERGY (1 << 26) /* finishing-hit-energy */
-#define F_MEGASHIELD (1 << 27) /* megashield */
-#define F_PHASING (1 << 28) /* phasing */
-#define F_POLARIZED (1 << 29) /* polarized */
-#define F_SPEEDS_UP (1 << 30) /* speeds-up */
+#define F_DOUBLE_DAMAGE (1ULL << 0) /* double-damage */
+#define F_PULSE_ZEROES (1ULL << 1) /* pulse-zeroes-shield */
+#define F_CRYO (1ULL << 2) /* cryoshield */
+#define F_ROCKET_WASTED (1ULL << 3) /* rocket-wasted */
+#define F_SPLASH (1ULL << 4) /* splash-on-death */
+#define F_BEHEMOTH (1ULL << 5) /* behemoth-interceptors */
+#define F_MAGNET (1ULL << 6) /* rocket-magnet */
+#define F_RETALIATES (1ULL << 7) /* retaliates */
+#define F_FIGHTS_BACK (1ULL << 8) /* fights-back */
+#define F_FIGHTS_GROWN (1ULL << 9) /* fights-back-when-grown */
+#define F_HEALTH_ROCKETS (1ULL << 10) /* health-from-rockets */
+#define F_SLIME (1ULL << 11) /* slime */
+#define F_PILOT_TARGET (1ULL << 12) /* pilot-target */
+#define F_CONTAMINATION (1ULL << 13) /* contamination */
+#define F_THREE_HITS (1ULL << 14) /* three-hits-same-turn */
+#define F_HIDDEN (1ULL << 15) /* hidden-until-x */
+#define F_FAR (1ULL << 16) /* out-of-reach-far */
+#define F_NO_HEAVY (1ULL << 17) /* no-heavy-laser */
+#define F_ROCKET_IMMUNE (1ULL << 18) /* rocket-immune */
+#define F_KO_LOWER_SIDES (1ULL << 19) /* ko-lower-sides-on-death */
+#define F_KO_DESTROYER (1ULL << 20) /* ko-destroyer */
+#define F_SCOUT (1ULL << 21) /* x:scout_bonus */
+#define F_MARAUDER (1ULL << 22) /* x:marauder_bonus */
+#define F_CARRIER (1ULL << 23) /* carrier-attacks */
+#define F_OFF_COURSE (1ULL << 24) /* rocket-knocks-off-course */
+#define F_Z_AT_JUMP (1ULL << 25) /* z-at-jump */
+#define F_FINISHING_ENERGY (1ULL << 26) /* finishing-hit-energy */
+#define F_MEGASHIELD (1ULL << 27) /* megashield */
+#define F_PHASING (1ULL << 28) /* phasing */
+#define F_POLARIZED (1ULL << 29) /* polarized */
+#define F_SPEEDS_UP (1ULL << 30) /* speeds-up */
 
 /* square operations, by code */
 enum {
@@ -163,13 +163,13 @@ enum {
     C_POINTS_DESTROYED = 6,
     C_SYSTEM = 7,
     C_FLAGS = 8,
-    C_MAX_DAMAGE = 9,
-    C_DEBRIS = 10,
-    C_ALL_STATIONS_BONUS = 11,
-    C_NSTATIONS = 12,
-    C_STATIONS = 13,
-    C_LETTERS = 17,
-    C_PADDING = 47,
+    C_MAX_DAMAGE = 10,
+    C_DEBRIS = 11,
+    C_ALL_STATIONS_BONUS = 12,
+    C_NSTATIONS = 13,
+    C_STATIONS = 14,
+    C_LETTERS = 18,
+    C_PADDING = 48,
     CARD_INTS = 49
 };
 
@@ -209,6 +209,6 @@ enum {
     SNAP_INTS = 523
 };
 
-#define CODES_DIGEST 0xcadba732u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x568fe467u /* sa_codes(): ccore.py checks it */
 
 #endif

@@ -86,7 +86,8 @@ typedef struct {
        t: thr[t]) of the active ones (status ACTIVE_THREAT), the external ones, the battlebot
        targets, the malfunctions of each system and those appearing in each turn, walked in
        index order like the threat list */
-    int all_flags, nmalf, malf[MAX_THREATS], fissure;
+    uint64_t all_flags;
+    int nmalf, malf[MAX_THREATS], fissure;
     unsigned active, external, bots, appear_at[16], malfunctions[SYS_PILOT + 1];
     /* the game (game.py) */
     const Rules *rules;
@@ -234,7 +235,11 @@ static inline int has_token(const Game *g, int zone, int kind) {
     return g->tokmask[zone] >> kind & 1;
 }
 
-static inline int flags(const Threat *th) { return th->card[C_FLAGS]; }
+/* a card's flags: two 32-bit words of the record (ccore._flag_words), low word first */
+static inline uint64_t card_flags(const int32_t *card) {
+    return (uint64_t)(uint32_t)card[C_FLAGS] | (uint64_t)(uint32_t)card[C_FLAGS + 1] << 32;
+}
+static inline uint64_t flags(const Threat *th) { return card_flags(th->card); }
 
 static inline int in_stations(const Threat *th, int station) {
     for (int i = 0; i < th->nst; i++)
@@ -314,11 +319,11 @@ static void attack(Game *g, Threat *th, int zone, int strength, int shields);
 
 static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
     const int32_t *card = th->card;
-    if (card[C_FLAGS] & F_THREE_HITS) {
+    if (card_flags(card) & F_THREE_HITS) {
         th->turn_hits++;
         if (th->turn_hits >= 3) th->damage = th->health;
     } else {
-        if ((card[C_FLAGS] & F_FINISHING_ENERGY) && th->damage + amount >= th->health) {
+        if ((card_flags(card) & F_FINISHING_ENERGY) && th->damage + amount >= th->health) {
             /* the finishing hit costs its zone 1 energy first; none: the hit does nothing */
             int zone = zone_of(th->st[0]);
             if (!g->reactors[zone]) return;
@@ -433,7 +438,8 @@ static void action_bots(Game *g, Crew *m, int heroic) {
         }
     }
     if (!th) return;
-    int f = flags(th), gone;
+    uint64_t f = flags(th);
+    int gone;
     if (f & F_SLIME) {
         int index = 0;
         while (th->st[index] != here) index++;
@@ -609,7 +615,7 @@ static void destroy(Game *g, Threat *th, Crew *by) {
     th->status = DESTROYED;
     th->ended = g->gturn;
     g->active &= ~(1U << (th - g->thr));
-    int f = flags(th);
+    uint64_t f = flags(th);
     if (th->card[C_DEBRIS]) {
         int strength = th->card[C_DEBRIS] * th->passes;
         if (strength) attack(g, th, th->zone, strength, 1);
@@ -1040,7 +1046,7 @@ static void appear(Game *g, int turn) {
 /* --- the damage step (weapons.py) --------------------------------------------------------- */
 
 static int eligible(const Threat *th, int weapon) {
-    int f = flags(th);
+    uint64_t f = flags(th);
     if ((f & F_HIDDEN) && !th->active) return 0;
     if ((f & F_FAR) && !(distance_band[th->square] < 3)) return 0;
     if ((f & F_NO_HEAVY) && weapon == W_HEAVY) return 0;
@@ -1458,10 +1464,10 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
         th->health = card[C_HEALTH];
         th->speed = card[C_SPEED];
         th->shield = card[C_SHIELD];
-        th->cryo = (card[C_FLAGS] & F_CRYO) != 0;
+        th->cryo = (card_flags(card) & F_CRYO) != 0;
         th->nst = card[C_NSTATIONS];
         for (int k = 0; k < th->nst; k++) th->st[k] = card[C_STATIONS + k];
-        g->all_flags |= card[C_FLAGS];
+        g->all_flags |= card_flags(card);
         if (card[C_MALFUNCTION]) {
             g->malf[g->nmalf++] = t;
             g->malfunctions[card[C_SYSTEM]] |= 1U << t;
