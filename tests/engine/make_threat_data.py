@@ -177,6 +177,13 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     # (the base asteroids' operations) ---
     "SE3-107": ([["count_pass"]], [["count_pass"]], [["attack_health", 1]],
                 ["debris:4", "rocket-immune", "speeds-up"]),
+    # --- energy repair (docs/rules.md §19.8): attacks that repair what the shield absorbed, a
+    # pulse that zeroes its shield, 2 squares less in a turn it took damage, a Z fed by the
+    # reactors (the Dragon's on every zone, each with its own reactor) ---
+    "E3-108": ([["attack_repair_absorbed", 1]], [["attack_repair_absorbed", 2]],
+               [["attack_plus_reactor", 1]], ["pulse-zeroes-shield", "slowed-when-hit"]),
+    "SE3-108": ([["attack_repair_absorbed", 2]], [["attack_repair_absorbed", 3]],
+                [["attack_each_plus_reactor", 1]], ["pulse-zeroes-shield", "slowed-when-hit"]),
     # --- polarized (docs/rules.md §19.8): the lasers' total against it is halved ---
     "E3-109": ([[A, 1]], [[A, 2]], [[A, 4]], ["polarized"]),
     "SE3-109": ([[A, 1]], [[A, 3]], [[A, 5]], ["polarized"]),

@@ -50,7 +50,8 @@ def test_schema_describes_every_property() -> None:
 PLAYED_EXPANSION = {"E1-101", "E1-102", "SE1-101", "SE1-102", "I1-101", "SI1-101",
                     "E2-101", "E2-103", "SE2-101", "SE2-103", "E3-104", "SE3-102",
                     "E2-102", "SE2-102", "E3-102", "E3-103", "SE3-101", "I3-105", "I3-106",
-                    "I2-101", "SI2-102", "E3-109", "SE3-109", "E3-101", "SE3-107"}
+                    "I2-101", "SI2-102", "E3-109", "SE3-109", "E3-101", "SE3-107", "E3-108",
+                    "SE3-108"}
 
 
 def test_all_103_cards_and_the_55_base_cards_are_playable() -> None:
@@ -104,6 +105,9 @@ def test_the_expansion_cards_played_keep_their_printed_values() -> None:
     assert "double-damage" not in fighter.abilities
     # phasing: (value, value when the move began phased out), docs/rules.md §19.8
     assert get_card("SE3-101").x == (("attack_phasing", 2, 1), ("speed", 1))
+    # the ids the project follows (docs/rules.md §19.6): the sources swap these two
+    assert (get_card("E3-108").name, get_card("E3-109").name) == ("Energy Snake",
+                                                                  "Polarized Fighter")
     assert get_card("E3-102").y == (("attack_all", 1),)  # the card prints 1 [1]
     for troopers, station in (("I3-105", 3), ("I3-106", 5)):
         card = get_card(troopers)

@@ -83,9 +83,10 @@ def scout_bonus(g: Game, th: ThreatState) -> int:
 
 
 def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool = True,
-           plasmatic: bool = False) -> None:
-    """Resolves an attack of a threat on a zone (docs/rules.md §12.2); the expansion's carrier
-    and plasmatic attacks are in docs/rules.md §19.8."""
+           plasmatic: bool = False) -> int:
+    """Resolves an attack of a threat on a zone (docs/rules.md §12.2) and returns what the
+    shield absorbed of it (the Energy Snake repairs that much); the expansion's carrier and
+    plasmatic attacks are in docs/rules.md §19.8."""
     st = g.state
     parts: list[str] = []  # the log sentence says each step, so no number needs guessing
     if th.card.external:
@@ -116,6 +117,7 @@ def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool 
             parts.append(f"doubled to {strength}")
     else:
         knock = False
+        absorbed = 0
         parts.append(f"for {strength}")
     if g.log is not None:
         head, *rest = parts
@@ -128,6 +130,7 @@ def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool 
             if member.station != SPACE and zone_of(member.station) == zone:
                 g.knock_out(member)
     damage_ship(g, zone, strength * multiplier(g, zone), th.card.name)
+    return absorbed
 
 
 def pilot_out(g: Game) -> bool:

@@ -160,6 +160,7 @@ class Game:
         self.split: CrewMember | None = None
         self.turn_stations: dict[int, set[int]] = {}  # threat id -> stations hit this turn
         self.turn_hits: dict[int, int] = {}  # threat id -> hits this turn
+        self.slowed: set[int] = set()  # threat ids that took damage this turn (Energy Snake)
 
     def note(self, step: str, text: str) -> None:
         """Records one log line for the current turn (no-op when not recording)."""
@@ -326,9 +327,10 @@ class Game:
         damage.damage_ship(self, zone, points, source)
 
     def attack(self, th: ThreatState, zone: int, strength: int, *, shields: bool = True,
-               plasmatic: bool = False) -> None:
-        """Resolves a threat's attack on a zone (see ``damage.attack``)."""
-        damage.attack(self, th, zone, strength, shields=shields, plasmatic=plasmatic)
+               plasmatic: bool = False) -> int:
+        """Resolves a threat's attack on a zone; returns what the shield absorbed (see
+        ``damage.attack``)."""
+        return damage.attack(self, th, zone, strength, shields=shields, plasmatic=plasmatic)
 
     # --- threats ---------------------------------------------------------------------------------
 
@@ -378,7 +380,13 @@ class Game:
             if th.status != ACTIVE_THREAT:
                 continue
             actions = tracks[th.zone]
-            for _ in range(th.speed):
+            steps = th.speed
+            if self.slowed and id(th) in self.slowed:
+                # it took damage this turn: 2 squares less (docs/rules.md §19.8)
+                steps = max(0, steps - 2)
+                if self.log is not None:
+                    self.note("threat", f"{th.card.name} was hit this turn: it moves {steps}")
+            for _ in range(steps):
                 # Plain squares are the common case: step over them without a call.
                 if actions[th.square - 1]:
                     if not self.advance(th):

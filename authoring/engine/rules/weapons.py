@@ -138,6 +138,9 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
                 if g.log is not None:
                     g.note("damage",
                               f"{th.card.name}'s explosion hits {other.card.name} (1)")
+    for key in taken:  # damage taken this turn slows it down in the threat step
+        if "slowed-when-hit" in index[key].card.abilities:
+            g.slowed.add(key)
     for th in board:
         if th.status == ACTIVE_THREAT and th.damage >= th.health:
             g.destroy(th)

@@ -71,6 +71,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_PHASING (1ULL << 28) /* phasing */
 #define F_POLARIZED (1ULL << 29) /* polarized */
 #define F_SPEEDS_UP (1ULL << 30) /* speeds-up */
+#define F_SLOWED_WHEN_HIT (1ULL << 31) /* slowed-when-hit */
 
 /* square operations, by code */
 enum {
@@ -137,7 +138,10 @@ enum {
     OP_LAY_MINE = 60,
     OP_MOVE_PHASING = 61,
     OP_MINES_EXPLODE = 62,
-    OP_COUNT = 63
+    OP_ATTACK_REPAIR_ABSORBED = 63,
+    OP_ATTACK_PLUS_REACTOR = 64,
+    OP_ATTACK_EACH_PLUS_REACTOR = 65,
+    OP_COUNT = 66
 };
 
 /* bounds of the fixed arrays */
@@ -209,6 +213,6 @@ enum {
     SNAP_INTS = 523
 };
 
-#define CODES_DIGEST 0x568fe467u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xb035556bu /* sa_codes(): ccore.py checks it */
 
 #endif

@@ -60,6 +60,7 @@ typedef struct {
     int token, zone, status, square, damage, health, speed, shield, active, cryo, passes;
     int level, ended, nst, st[MAX_SPOTS], nspots, spots[MAX_SPOTS];
     int turn_hits, turn_stations; /* malfunction hits this turn (bitmask of stations) */
+    int slowed; /* took damage this turn: 2 squares less (F_SLOWED_WHEN_HIT) */
 } Threat;
 
 typedef struct {
@@ -583,13 +584,13 @@ static int pilot_out(const Game *g) {
     return 0;
 }
 
-static void attack_plasma(Game *g, Threat *th, int zone, int strength, int shields,
-                          int plasmatic) {
-    int knock = 0;
+/* returns what the shield absorbed (the Energy Snake repairs that much) */
+static int attack_plasma(Game *g, Threat *th, int zone, int strength, int shields,
+                         int plasmatic) {
+    int knock = 0, absorbed = 0;
     if (th->card[C_EXTERNAL]) {
         if (strength > 0) strength += scout_bonus(g, th); /* an attack of 0 is none (§12.2) */
         if ((flags(th) & F_CARRIER) && pilot_out(g)) strength = strength > 2 ? strength - 2 : 0;
-        int absorbed = 0;
         if (shields) {
             absorbed = g->shields[zone] < strength ? g->shields[zone] : strength;
             g->shields[zone] -= absorbed;
@@ -603,6 +604,7 @@ static void attack_plasma(Game *g, Threat *th, int zone, int strength, int shiel
             if (g->crew[c].station != SPACE && zone_of(g->crew[c].station) == zone)
                 knock_out(&g->crew[c]);
     damage_ship(g, zone, strength * multiplier(g, zone));
+    return absorbed;
 }
 
 static void attack(Game *g, Threat *th, int zone, int strength, int shields) {
@@ -936,6 +938,17 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_ATTACK_PLASMATIC:
         attack_plasma(g, th, th->zone, a, 1, 1);
         break;
+    case OP_ATTACK_REPAIR_ABSORBED: { /* attack, then repair what the shield absorbed */
+        int absorbed = attack_plasma(g, th, own_zone(th), a, 1, 0);
+        th->damage = th->damage > absorbed ? th->damage - absorbed : 0;
+        break;
+    }
+    case OP_ATTACK_PLUS_REACTOR:
+        hit_zone(g, th, own_zone(th), a + g->reactors[own_zone(th)]);
+        break;
+    case OP_ATTACK_EACH_PLUS_REACTOR:
+        for (int z = 0; z < 3; z++) hit_zone(g, th, z, a + g->reactors[z]);
+        break;
     case OP_ATTACK_UNLESS_OFF_COURSE:
         if (!th->active) hit_zone(g, th, own_zone(th), a);
         break;
@@ -1006,6 +1019,7 @@ static void threat_step(Game *g) {
         Threat *th = &g->thr[t];
         const int8_t *below = g->below[th->zone];
         int steps = th->speed;
+        if (th->slowed) steps = steps > 2 ? steps - 2 : 0; /* hit this turn (game.py) */
         while (steps > 0) {
             int to = below[th->square - 1], distance = th->square - to;
             if (distance > steps) {
@@ -1215,6 +1229,7 @@ static void damage_step(Game *g, int rockets_only) {
         if (th->status == ACTIVE_THREAT && th->damage >= th->health) destroy(g, th, 0);
         if (lost[board[b]] && (flags(th) & F_RETALIATES))
             for (int z = 0; z < 3; z++) attack(g, th, z, 1, 1);
+        if (lost[board[b]] && (flags(th) & F_SLOWED_WHEN_HIT)) th->slowed = 1;
     }
     if (g->all_flags & F_MEGASHIELD) /* after every damage step that targeted it */
         for (int b = 0; b < nboard; b++) {
@@ -1236,6 +1251,8 @@ static void new_turn(Game *g) {
     g->pilot_heroic = 0;
     g->halfway = NULL;
     g->split = NULL;
+    if (g->all_flags & F_SLOWED_WHEN_HIT)
+        for (int t = 0; t < g->nthr; t++) g->thr[t].slowed = 0;
     for (int k = 0; k < g->nmalf; k++) { /* only malfunctions count hits (system_hit) */
         g->thr[g->malf[k]].turn_hits = 0;
         g->thr[g->malf[k]].turn_stations = 0;

@@ -124,6 +124,31 @@ def attack_plasmatic(g: Game, th: ThreatState, strength: int) -> None:
     g.attack(th, th.zone, strength, plasmatic=True)
 
 
+@op("attack_repair_absorbed")
+def attack_repair_absorbed(g: Game, th: ThreatState, strength: int) -> None:
+    """Attacks the own zone, then repairs as much damage as the shield absorbed of the attack
+    (Energy Snake and Dragon, docs/rules.md §19.8)."""
+    absorbed = g.attack(th, _zone(th), strength)
+    if absorbed:
+        repair(g, th, absorbed)
+
+
+@op("attack_plus_reactor")
+def attack_plus_reactor(g: Game, th: ThreatState, strength: int) -> None:
+    """Attacks the own zone for ``strength`` plus the energy in that zone's reactor, read when
+    it attacks (Energy Snake Z, docs/rules.md §19.8)."""
+    zone = _zone(th)
+    _hit_zone(g, th, zone, strength + g.state.reactors[zone])
+
+
+@op("attack_each_plus_reactor")
+def attack_each_plus_reactor(g: Game, th: ThreatState, strength: int) -> None:
+    """Attacks red, white and blue in that order, each for ``strength`` plus that zone's
+    reactor energy (Energy Dragon Z, docs/rules.md §19.8)."""
+    for zone in range(3):
+        _hit_zone(g, th, zone, strength + g.state.reactors[zone])
+
+
 @op("attack_unless_off_course")
 def attack_unless_off_course(g: Game, th: ThreatState, strength: int) -> None:
     """Attacks the own zone unless a rocket knocked the threat off course (Spinning Saucer Z;
@@ -747,5 +772,5 @@ ABILITIES: frozenset[str] = frozenset({
     "all-stations-bonus", "contamination", "three-hits-same-turn",
     # New Frontier (docs/rules.md §19.8)
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
-    "megashield", "polarized", "speeds-up",
+    "megashield", "polarized", "speeds-up", "slowed-when-hit",
 })
