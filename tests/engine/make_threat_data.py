@@ -184,6 +184,9 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
                [["attack_plus_reactor", 1]], ["pulse-zeroes-shield", "slowed-when-hit"]),
     "SE3-108": ([["attack_repair_absorbed", 2]], [["attack_repair_absorbed", 3]],
                 [["attack_each_plus_reactor", 1]], ["pulse-zeroes-shield", "slowed-when-hit"]),
+    # --- the Super-Carrier: carrier attacks, and the lasers of every zone may target it ---
+    "SE3-103": ([[A, 2]], [["attack_others", 4]], [["attack_all", 5]],
+                ["carrier-attacks", "lasers-any-zone"]),
     # --- polarized (docs/rules.md §19.8): the lasers' total against it is halved ---
     "E3-109": ([[A, 1]], [[A, 2]], [[A, 4]], ["polarized"]),
     "SE3-109": ([[A, 1]], [[A, 3]], [[A, 5]], ["polarized"]),

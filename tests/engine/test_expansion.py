@@ -29,7 +29,7 @@ def test_the_rules_page_shows_the_current_table() -> None:
 
 
 @pytest.mark.parametrize(("card", "words"), [
-    ("SE3-103", "lasers of any zone can target it"),
+    ("SE3-104", "moves other threats and knocks out the captain"),
     ("SI2-101", "disrupted optics"),
     ("SE3-105", "releases a bonus threat"),
 ])
@@ -41,11 +41,11 @@ def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: s
 
 
 def test_a_refusal_names_only_the_mechanics_not_played_yet() -> None:
-    # SE3-103 has carrier attacks (played: docs/rules.md §19.8) and any-zone targeting (not yet)
+    # SI2-101 phases (played: docs/rules.md §19.8) and has disrupted optics and armour (not yet)
     with pytest.raises(SetupError) as refused:
-        make_setup([(1, "red", "SE3-103")], "T1 T2 T3 T4")
-    assert "any zone" in str(refused.value)
-    assert MECHANICS["carrier"] not in str(refused.value)
+        make_setup([(1, "internal", "SI2-101")], "T1 T2 T3 T4")
+    assert "disrupted optics" in str(refused.value)
+    assert MECHANICS["phasing"] not in str(refused.value)
 
 
 def test_the_white_deck_is_played() -> None:
@@ -58,9 +58,9 @@ def test_the_white_deck_is_played() -> None:
 
 
 def test_the_table_shows_cards_of_a_partly_played_mechanic() -> None:
-    row = next(line for line in markdown().splitlines() if line.startswith("| carrier"))
+    row = next(line for line in markdown().splitlines() if line.startswith("| phasing"))
     status = row.split("|")[-2].strip()
-    assert status == "SE1-101, E2-101; not yet SE3-103"
+    assert status.endswith("I3-106; not yet SI2-101") and status.startswith("E2-102, ")
 
 
 def test_a_card_whose_mechanics_are_all_played_elsewhere_says_so() -> None:

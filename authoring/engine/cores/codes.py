@@ -73,6 +73,7 @@ CARD_FLAGS: tuple[tuple[str, str], ...] = (
     ("F_Z_AT_JUMP", "z-at-jump"), ("F_FINISHING_ENERGY", "finishing-hit-energy"),
     ("F_MEGASHIELD", "megashield"), ("F_PHASING", "phasing"), ("F_POLARIZED", "polarized"),
     ("F_SPEEDS_UP", "speeds-up"), ("F_SLOWED_WHEN_HIT", "slowed-when-hit"),
+    ("F_LASERS_ANY_ZONE", "lasers-any-zone"),
 )
 #: Ability id -> its flag bit (abilities only; see ``X_FLAGS`` for the X operations).
 FLAGS: dict[str, int] = {what: 1 << bit for bit, (_, what) in enumerate(CARD_FLAGS)

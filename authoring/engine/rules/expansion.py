@@ -106,8 +106,8 @@ CARD_MECHANICS: Mapping[str, tuple[str, ...]] = {
 
 def missing_rules(card_id: str) -> str:
     """Says which rules an unplayed card of the expansion waits for (docs/rules.md §19.7):
-    the mechanics no played card has yet (SE3-103 has carrier attacks, which are played, and
-    waits for its any-zone targeting only).
+    the mechanics no played card has yet (SI2-101 phases, which is played, and waits for its
+    disrupted optics and armour only).
 
     It takes the card's id, not the card: the native engine core passes its own compiled
     ``Card`` class, which is not this module's."""
@@ -145,7 +145,7 @@ def markdown() -> str:
             status = "yes"
         elif not played:
             status = "not yet"
-        else:  # a card waiting for another mechanic too (e.g. SE3-103 is a carrier and more)
+        else:  # a card waiting for another mechanic too (e.g. SI2-101 phases and more)
             status = f"{', '.join(played)}; not yet {', '.join(waiting)}"
         lines.append(f"| {text} | {names} | {status} |")
     return "\n".join(lines)

@@ -45,6 +45,9 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
     pulsed: set[int] = set()
     rocketed: list[ThreatState] = []
     index = {id(th): th for th in board}
+    # threats every zone's lasers may target (Super-Carrier, docs/rules.md §19.8): rare, so
+    # the common case keeps the plain zone test
+    everywhere = {id(th) for th in board if "lasers-any-zone" in th.card.abilities}
 
     def hit(th: ThreatState, strength: int, what: str) -> None:
         """Adds a weapon's strength to the threat's total of this step."""
@@ -75,7 +78,8 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
                     g.effects and ship.LOWER_CANNON in st.tokens[zone])
                 weapon, what = abilities.LIGHT, LIGHT_LABELS[zone]
             target = _nearest([th for th in board
-                              if th.zone == zone and eligible(th, weapon)])
+                               if (th.zone == zone or (everywhere and id(th) in everywhere))
+                               and eligible(th, weapon)])
             if target is not None:
                 hit(target, strength + bonus, what)
                 lasers[id(target)] = lasers.get(id(target), 0) + strength + bonus

@@ -72,6 +72,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_POLARIZED (1ULL << 29) /* polarized */
 #define F_SPEEDS_UP (1ULL << 30) /* speeds-up */
 #define F_SLOWED_WHEN_HIT (1ULL << 31) /* slowed-when-hit */
+#define F_LASERS_ANY_ZONE (1ULL << 32) /* lasers-any-zone */
 
 /* square operations, by code */
 enum {
@@ -213,6 +214,6 @@ enum {
     SNAP_INTS = 523
 };
 
-#define CODES_DIGEST 0xb035556bu /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x5cb66fb5u /* sa_codes(): ccore.py checks it */
 
 #endif

@@ -1114,7 +1114,8 @@ static void damage_step(Game *g, int rockets_only) {
             int target = -1;
             for (int b = 0; b < nboard; b++) {
                 Threat *th = &g->thr[board[b]];
-                if (th->zone == zone && eligible(th, weapon)
+                /* a laser targets its zone's threats, and the Super-Carrier from any zone */
+                if ((th->zone == zone || (flags(th) & F_LASERS_ANY_ZONE)) && eligible(th, weapon)
                     && (target < 0 || th->square < g->thr[target].square))
                     target = board[b];
             }

@@ -773,4 +773,5 @@ ABILITIES: frozenset[str] = frozenset({
     # New Frontier (docs/rules.md §19.8)
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
+    "lasers-any-zone",
 })
