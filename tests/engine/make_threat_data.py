@@ -54,6 +54,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I2-101": (["LR", "LB"], "A"),
     "I3-105": (["LR"], "bots"),
     "I3-106": (["LB"], "bots"),
+    "I3-101": (["UR", "UB"], "A"),  # UR when it appears on an odd turn, UB on an even one
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -184,6 +185,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
                [["attack_plus_reactor", 1]], ["pulse-zeroes-shield", "slowed-when-hit"]),
     "SE3-108": ([["attack_repair_absorbed", 2]], [["attack_repair_absorbed", 3]],
                 [["attack_each_plus_reactor", 1]], ["pulse-zeroes-shield", "slowed-when-hit"]),
+    # --- the Lateral Laser Jam: the Central Laser Jam's finishing hit, on a side cannon ---
+    "I3-101": ([["drain_own_reactor", 2]], [[A, 2]],
+               [[A, 3], ["attack_zone", "white", 2], ["attack_other_side", 1]],
+               ["finishing-hit-energy", "station-by-turn"]),
     # --- the Super-Carrier: carrier attacks, and the lasers of every zone may target it ---
     "SE3-103": ([[A, 2]], [["attack_others", 4]], [["attack_all", 5]],
                 ["carrier-attacks", "lasers-any-zone"]),

@@ -49,6 +49,7 @@ OPERATIONS: tuple[str, ...] = (
     "attack_if_present_else_repair", "attack_phasing", "attack_all_phasing",
     "change_deck_unless_phased", "lay_mine", "move_phasing", "mines_explode",
     "attack_repair_absorbed", "attack_plus_reactor", "attack_each_plus_reactor",
+    "drain_own_reactor", "attack_other_side",
 )
 ACTIVATE: tuple[str, ...] = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 
@@ -73,7 +74,7 @@ CARD_FLAGS: tuple[tuple[str, str], ...] = (
     ("F_Z_AT_JUMP", "z-at-jump"), ("F_FINISHING_ENERGY", "finishing-hit-energy"),
     ("F_MEGASHIELD", "megashield"), ("F_PHASING", "phasing"), ("F_POLARIZED", "polarized"),
     ("F_SPEEDS_UP", "speeds-up"), ("F_SLOWED_WHEN_HIT", "slowed-when-hit"),
-    ("F_LASERS_ANY_ZONE", "lasers-any-zone"),
+    ("F_LASERS_ANY_ZONE", "lasers-any-zone"), ("F_STATION_BY_TURN", "station-by-turn"),
 )
 #: Ability id -> its flag bit (abilities only; see ``X_FLAGS`` for the X operations).
 FLAGS: dict[str, int] = {what: 1 << bit for bit, (_, what) in enumerate(CARD_FLAGS)

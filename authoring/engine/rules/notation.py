@@ -44,6 +44,7 @@ from authoring.engine.rules.state import (
     CrewMember,
     State,
     ThreatState,
+    start_stations,
 )
 from authoring.engine.rules.threats.cards import load_cards
 
@@ -109,7 +110,7 @@ def _threat(th: ThreatState) -> str:
         extras.append(f"p{th.passes}")
     if th.level:
         extras.append(f"L{th.level}")
-    if th.stations != list(card.stations) or th.spots:
+    if th.stations != start_stations(card, th.token) or th.spots:
         spots = th.spots or [0] * len(th.stations)
         extras.append("s" + "+".join(STATION_CODES[s] + (str(n) if th.spots else "")
                                      for s, n in zip(th.stations, spots, strict=True)))

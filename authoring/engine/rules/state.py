@@ -47,6 +47,15 @@ class CrewMember:
     __hash__ = None  # type: ignore[assignment]
 
 
+def start_stations(card: Card, token: int) -> list[int]:
+    """Returns the stations an internal threat appears in: its card's, or for a card whose
+    station depends on the turn it appears in (``token``), the first on odd turns and the
+    second on even ones (Lateral Laser Jam: upper red or upper blue, docs/rules.md §19.8)."""
+    if "station-by-turn" in card.abilities:
+        return [card.stations[(token + 1) % 2]]
+    return list(card.stations)
+
+
 class ThreatState:
     """One threat card in play: position, damage and the card-specific counters."""
 
@@ -64,7 +73,7 @@ class ThreatState:
         self.cryo = "cryoshield" in card.abilities
         self.passes = 0  # X/Y squares passed (asteroid debris)
         self.level = 0  # Fissure doubling: 1 red, 2 all zones
-        self.stations: list[int] = list(card.stations)
+        self.stations: list[int] = start_stations(card, token)
         self.spots: list[int] = []  # Slime: health left per station in ``stations``
         self.ended = 0  # turn it was destroyed or survived
 

@@ -73,6 +73,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_SPEEDS_UP (1ULL << 30) /* speeds-up */
 #define F_SLOWED_WHEN_HIT (1ULL << 31) /* slowed-when-hit */
 #define F_LASERS_ANY_ZONE (1ULL << 32) /* lasers-any-zone */
+#define F_STATION_BY_TURN (1ULL << 33) /* station-by-turn */
 
 /* square operations, by code */
 enum {
@@ -142,7 +143,9 @@ enum {
     OP_ATTACK_REPAIR_ABSORBED = 63,
     OP_ATTACK_PLUS_REACTOR = 64,
     OP_ATTACK_EACH_PLUS_REACTOR = 65,
-    OP_COUNT = 66
+    OP_DRAIN_OWN_REACTOR = 66,
+    OP_ATTACK_OTHER_SIDE = 67,
+    OP_COUNT = 68
 };
 
 /* bounds of the fixed arrays */
@@ -214,6 +217,6 @@ enum {
     SNAP_INTS = 523
 };
 
-#define CODES_DIGEST 0x5cb66fb5u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x1e061670u /* sa_codes(): ccore.py checks it */
 
 #endif

@@ -946,6 +946,14 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_ATTACK_PLUS_REACTOR:
         hit_zone(g, th, own_zone(th), a + g->reactors[own_zone(th)]);
         break;
+    case OP_DRAIN_OWN_REACTOR: {
+        int zone = own_zone(th);
+        g->reactors[zone] = g->reactors[zone] > a ? g->reactors[zone] - a : 0;
+        break;
+    }
+    case OP_ATTACK_OTHER_SIDE: /* red <-> blue */
+        hit_zone(g, th, 2 - own_zone(th), a);
+        break;
     case OP_ATTACK_EACH_PLUS_REACTOR:
         for (int z = 0; z < 3; z++) hit_zone(g, th, z, a + g->reactors[z]);
         break;
@@ -1485,6 +1493,10 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
         th->cryo = (card_flags(card) & F_CRYO) != 0;
         th->nst = card[C_NSTATIONS];
         for (int k = 0; k < th->nst; k++) th->st[k] = card[C_STATIONS + k];
+        if (card_flags(card) & F_STATION_BY_TURN) { /* odd turns the first, even the second */
+            th->nst = 1;
+            th->st[0] = card[C_STATIONS + (th->token + 1) % 2];
+        }
         g->all_flags |= card_flags(card);
         if (card[C_MALFUNCTION]) {
             g->malf[g->nmalf++] = t;

@@ -345,6 +345,25 @@ def saboteur_drain(g: Game, th: ThreatState) -> None:
         _hit_zone(g, th, zone, 1)
 
 
+@op("drain_own_reactor")
+def drain_own_reactor(g: Game, th: ThreatState, amount: int) -> None:
+    """Drains up to ``amount`` energy from the reactor of the threat's zone (Lateral Laser Jam
+    X, docs/rules.md §19.8)."""
+    zone = _zone(th)
+    before = g.state.reactors[zone]
+    g.state.reactors[zone] = max(0, before - amount)
+    if before:
+        _say(g, f"{th.card.name} drains the {ship.ZONE_NAMES[zone]} reactor "
+                f"({before} -> {g.state.reactors[zone]})")
+
+
+@op("attack_other_side")
+def attack_other_side(g: Game, th: ThreatState, strength: int) -> None:
+    """Attacks the side zone across the ship from the threat's own (red <-> blue; Lateral
+    Laser Jam Z, docs/rules.md §19.8)."""
+    _hit_zone(g, th, 2 - _zone(th), strength)
+
+
 @op("destroy_capsule")
 def destroy_capsule(g: Game, th: ThreatState) -> None:
     """Destroys one fuel capsule (Overheated Reactor Y)."""
@@ -773,5 +792,5 @@ ABILITIES: frozenset[str] = frozenset({
     # New Frontier (docs/rules.md §19.8)
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
-    "lasers-any-zone",
+    "lasers-any-zone", "station-by-turn",
 })

@@ -45,6 +45,7 @@ from collections.abc import Iterator
 
 from authoring.engine import EngineError, Plan, make_crew_plan, resolve
 from authoring.engine.rules.setup import Setup, setup_from_mission
+from authoring.engine.rules.state import start_stations
 from authoring.engine.rules.threats.cards import get_card
 from authoring.lint.context import LintContext, event_path
 from authoring.lint.rule import Finding, Options
@@ -133,7 +134,8 @@ def can_destroy(ctx: LintContext, index: int, games: int, iterations: int, seed:
             return True
         card = get_card(event.card)
         if not card.external:
-            slots = swarm_plan(event.turn, card.stations, card.system, figures)
+            slots = swarm_plan(event.turn, tuple(start_stations(card, event.turn)), card.system,
+                               figures)
             if _destroyed(setup, slots, damage_seed):
                 return True
         for _ in range(iterations):
