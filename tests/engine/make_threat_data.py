@@ -189,6 +189,13 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     "I3-101": ([["drain_own_reactor", 2]], [[A, 2]],
                [[A, 3], ["attack_zone", "white", 2], ["attack_other_side", 1]],
                ["finishing-hit-energy", "station-by-turn"]),
+    # --- jumps to the track of the next zone (docs/rules.md §19.8) ---
+    "E3-105": ([["jump", "red"], [A, 1]], [[A, 1], ["jump", "red"], [A, 1]],
+               [[A, 3], ["jump", "red"], [A, 1]], []),
+    "E3-106": ([["jump", "blue"], [A, 1]], [[A, 1], ["jump", "blue"], [A, 1]],
+               [[A, 3], ["jump", "blue"], [A, 1]], []),
+    "SE3-106": ([[A, 1], ["jump", "blue"], [A, 1]], [[A, 2], ["jump", "red"], [A, 1]],
+                [[A, 4], ["jump", "blue"], [A, 1]], []),
     # --- the Super-Carrier: carrier attacks, and the lasers of every zone may target it ---
     "SE3-103": ([[A, 2]], [["attack_others", 4]], [["attack_all", 5]],
                 ["carrier-attacks", "lasers-any-zone"]),

@@ -91,7 +91,7 @@ def test_crew_size_must_fit_players() -> None:
     ([(1, "red", "I1-01")], "expected card I1-01 on the internal track"),
     ([(13, "red", "E1-01")], "expected a threat turn 1..12, got 13"),
     ([(1, "green", "E1-01")], "expected a zone"),
-    ([(1, "red", "E3-105")], "needs a rule the engine does not play yet: jumps to the track"),
+    ([(1, "red", "E3-107")], "needs a rule the engine does not play yet: releases a bonus"),
     ([(1, "red", "E9-99")], "expected a threat card id"),
     ([(1, "red", "E1-01"), (2, "blue", "E1-01")], "expected each threat card at most once"),
 ])

@@ -61,9 +61,9 @@ MAX_OPS, MAX_SNAPS, MAX_THREATS, MAX_FORCED = (codes.MAX_OPS, codes.MAX_SNAPS, c
 _LETTERS = codes.CARD["C_LETTERS"]
 _CREW, _CREW_SNAP = codes.SNAP["S_CREW"], codes.CREW_SNAP
 _THREATS, _THREAT_SNAP = codes.SNAP["S_THREATS"], codes.THREAT_SNAP
-_O_SCORE, _O_NTOKENS, _O_TOKENS, _O_STATUS, _O_ENDED, _O_NSNAPS = (
+_O_SCORE, _O_NTOKENS, _O_TOKENS, _O_STATUS, _O_ENDED, _O_NSNAPS, _O_ZONE = (
     codes.OUT[name] for name in ("O_SCORE", "O_NTOKENS", "O_TOKENS", "O_STATUS", "O_ENDED",
-                                 "O_NSNAPS"))
+                                 "O_NSNAPS", "O_ZONE"))
 
 
 def _argument(card: Card, name: str) -> int:
@@ -86,7 +86,7 @@ def _op_record(op: tuple[Any, ...]) -> list[int] | None:
             break
         elif arg in ("red", "blue") and name in ("move", "slime_spread",
                                                  "move_if_damaged_else_attack",
-                                                 "move_if_present", "move_phasing"):
+                                                 "move_if_present", "move_phasing", "jump"):
             words.append(-1 if arg == "red" else 1)
         elif arg in ("red", "all") and name == "fissure":
             words.append(2 if arg == "all" else 1)
@@ -520,12 +520,13 @@ def result(batch: Batch, index: int) -> Result:
     rec = batch.out[index * OUT_INTS:(index + 1) * OUT_INTS].tolist()
     survived = bool(rec[0])
     count = info.count
-    fates = tuple(rec[_O_STATUS:_O_STATUS + count] + rec[_O_ENDED:_O_ENDED + count])
+    fates = tuple(rec[_O_STATUS:_O_STATUS + count] + rec[_O_ENDED:_O_ENDED + count]
+                  + rec[_O_ZONE:_O_ZONE + count])  # the zone it ended in (a Jumper's changes)
     threats = info.threats.get(fates)
     if threats is None:
         threats = info.threats[fates] = tuple(
-            _outcome(card, turn, zone, fates[t], fates[count + t])
-            for t, (card, turn, zone) in enumerate(info.order))
+            _outcome(card, turn, fates[2 * count + t], fates[t], fates[count + t])
+            for t, (card, turn, _) in enumerate(info.order))
     damage = {"red": _names(tuple(rec[_O_TOKENS:_O_TOKENS + rec[_O_NTOKENS]])),
               "white": _names(tuple(rec[_O_TOKENS + 6:_O_TOKENS + 6 + rec[_O_NTOKENS + 1]])),
               "blue": _names(tuple(rec[_O_TOKENS + 12:_O_TOKENS + 12 + rec[_O_NTOKENS + 2]]))}
@@ -563,9 +564,9 @@ def state_from_snapshot(snap: list[int], setup: Setup, plan: Plan) -> State:
         th = ThreatState(cards[card.id], turn, zone)
         (th.status, th.square, th.damage, th.health, th.speed, th.shield) = snap[at:at + 6]
         th.active, th.cryo = bool(snap[at + 6]), bool(snap[at + 7])
-        th.passes, th.level, th.ended = snap[at + 8:at + 11]
-        th.stations = snap[at + 12:at + 12 + snap[at + 11]]
-        th.spots = snap[at + 19:at + 19 + snap[at + 18]]
+        th.passes, th.level, th.ended, th.zone = snap[at + 8:at + 12]
+        th.stations = snap[at + 13:at + 13 + snap[at + 12]]
+        th.spots = snap[at + 20:at + 20 + snap[at + 19]]
         threats.append(th)
     state = State(crew, threats, setup.track_names)
     state.turn = snap[0]

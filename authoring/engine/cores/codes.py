@@ -49,7 +49,7 @@ OPERATIONS: tuple[str, ...] = (
     "attack_if_present_else_repair", "attack_phasing", "attack_all_phasing",
     "change_deck_unless_phased", "lay_mine", "move_phasing", "mines_explode",
     "attack_repair_absorbed", "attack_plus_reactor", "attack_each_plus_reactor",
-    "drain_own_reactor", "attack_other_side",
+    "drain_own_reactor", "attack_other_side", "jump",
 )
 ACTIVATE: tuple[str, ...] = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 
@@ -100,7 +100,7 @@ MAX_SNAPS = 15       # snapshots of one game: the start, turns 1-13, the end
 STATION_SLOTS = 4    # stations a card record lists
 LETTER_INTS = 1 + 3 * MAX_OPS  # a letter: its count, then (op, arg1, arg2) per operation
 CREW_SNAP = 3 + plan.SLOTS      # a crew member in a snapshot: station, squad, out, slots
-THREAT_SNAP = 11 + 1 + MAX_SPOTS + 1 + MAX_SPOTS  # status ... ended, stations, spots
+THREAT_SNAP = 12 + 1 + MAX_SPOTS + 1 + MAX_SPOTS  # status ... ended, zone, stations, spots
 
 #: Record layouts, field by field: (name, ints). The C header gets each field's offset and
 #: the record's size (the last name).
@@ -115,10 +115,12 @@ CARD_RECORD: tuple[tuple[str, int], ...] = (
 )
 #: A game's output: survived, turn, cause, score (threats, vc, damage, worst, knocked,
 #: disabled, total), token counts per zone, the tokens (6 per zone), threat statuses, the
-#: turns threats ended, the number of snapshots.
+#: turns threats ended, the number of snapshots, the zones threats ended in (a Jumper's
+#: changes).
 OUT_RECORD: tuple[tuple[str, int], ...] = (
     ("O_SURVIVED", 1), ("O_TURN", 1), ("O_CAUSE", 1), ("O_SCORE", 7), ("O_NTOKENS", 3),
     ("O_TOKENS", 18), ("O_STATUS", MAX_THREATS), ("O_ENDED", MAX_THREATS), ("O_NSNAPS", 1),
+    ("O_ZONE", MAX_THREATS),
     ("OUT_INTS", 0),
 )
 #: A snapshot of the state after a turn (int16 words).

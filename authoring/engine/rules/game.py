@@ -391,6 +391,8 @@ class Game:
                 if actions[th.square - 1]:
                     if not self.advance(th):
                         break
+                    # a Jumper may be on another track now: its squares from here on
+                    actions = tracks[th.zone]
                 else:
                     th.square -= 1
             if th.status == ACTIVE_THREAT and "phasing" in th.card.abilities:

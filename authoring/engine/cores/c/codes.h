@@ -145,7 +145,8 @@ enum {
     OP_ATTACK_EACH_PLUS_REACTOR = 65,
     OP_DRAIN_OWN_REACTOR = 66,
     OP_ATTACK_OTHER_SIDE = 67,
-    OP_COUNT = 68
+    OP_JUMP = 68,
+    OP_COUNT = 69
 };
 
 /* bounds of the fixed arrays */
@@ -158,7 +159,7 @@ enum {
 #define MAX_CARDS 256
 #define MAX_SNAPS 15
 #define CREW_SNAP 15
-#define THREAT_SNAP 25
+#define THREAT_SNAP 26
 
 /* card record (ints): field offsets, then the size */
 enum {
@@ -192,7 +193,8 @@ enum {
     O_STATUS = 31,
     O_ENDED = 47,
     O_NSNAPS = 63,
-    OUT_INTS = 64
+    O_ZONE = 64,
+    OUT_INTS = 80
 };
 
 /* state snapshot (int16): field offsets, then the size */
@@ -214,9 +216,9 @@ enum {
     S_LOST = 47,
     S_CREW = 48,
     S_THREATS = 123,
-    SNAP_INTS = 523
+    SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0x1e061670u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xeb60de1du /* sa_codes(): ccore.py checks it */
 
 #endif

@@ -954,6 +954,11 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_ATTACK_OTHER_SIDE: /* red <-> blue */
         hit_zone(g, th, 2 - own_zone(th), a);
         break;
+    case OP_JUMP: { /* a: -1 toward red, +1 toward blue; red and blue wrap round */
+        int zone = (th->zone + a + 3) % 3;
+        if (g->length[zone] >= th->square) th->zone = zone;
+        break;
+    }
     case OP_ATTACK_EACH_PLUS_REACTOR:
         for (int z = 0; z < 3; z++) hit_zone(g, th, z, a + g->reactors[z]);
         break;
@@ -1037,6 +1042,7 @@ static void threat_step(Game *g) {
             steps -= distance;
             th->square = to + 1;
             if (!advance(g, th)) break;
+            below = g->below[th->zone]; /* a Jumper may be on another track now */
         }
         /* the phase changes after each of its own moves (game.py) */
         if ((flags(th) & F_PHASING) && th->status == ACTIVE_THREAT) th->active = !th->active;
@@ -1355,10 +1361,11 @@ static void snapshot(Game *g) {
         p[8] = (int16_t)th->passes;
         p[9] = (int16_t)th->level;
         p[10] = (int16_t)th->ended;
-        p[11] = (int16_t)th->nst;
-        for (int k = 0; k < th->nst; k++) p[12 + k] = (int16_t)th->st[k];
-        p[12 + MAX_SPOTS] = (int16_t)th->nspots;
-        for (int k = 0; k < th->nspots; k++) p[13 + MAX_SPOTS + k] = (int16_t)th->spots[k];
+        p[11] = (int16_t)th->zone; /* a Jumper changes it */
+        p[12] = (int16_t)th->nst;
+        for (int k = 0; k < th->nst; k++) p[13 + k] = (int16_t)th->st[k];
+        p[13 + MAX_SPOTS] = (int16_t)th->nspots;
+        for (int k = 0; k < th->nspots; k++) p[14 + MAX_SPOTS + k] = (int16_t)th->spots[k];
     }
 }
 
@@ -1543,6 +1550,7 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
     for (int t = 0; t < g->nthr; t++) {
         out[O_STATUS + t] = g->thr[t].status;
         out[O_ENDED + t] = g->thr[t].ended;
+        out[O_ZONE + t] = g->thr[t].zone;
     }
     out[O_NSNAPS] = g->nsnaps;
 }

@@ -364,6 +364,21 @@ def attack_other_side(g: Game, th: ThreatState, strength: int) -> None:
     _hit_zone(g, th, 2 - _zone(th), strength)
 
 
+@op("jump")
+def jump(g: Game, th: ThreatState, toward: str) -> None:
+    """Jumps to the track of the next zone toward red or blue (red and blue wrap round),
+    keeping its square, when that track is long enough; otherwise it stays (Jumper, Leaper,
+    docs/rules.md §19.8)."""
+    zone = (th.zone + (-1 if toward == "red" else 1)) % 3
+    if g.tracks[zone].length >= th.square:
+        _say(g, f"{th.card.name} jumps from the {ship.ZONE_NAMES[th.zone]} track to the "
+                f"{ship.ZONE_NAMES[zone]} one (square {th.square})")
+        th.zone = zone
+    else:
+        _say(g, f"{th.card.name} cannot jump: the {ship.ZONE_NAMES[zone]} track has no square "
+                f"{th.square}")
+
+
 @op("destroy_capsule")
 def destroy_capsule(g: Game, th: ThreatState) -> None:
     """Destroys one fuel capsule (Overheated Reactor Y)."""
