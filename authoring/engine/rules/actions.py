@@ -415,5 +415,9 @@ def action_bots(g: Game, member: CrewMember, heroic: bool) -> None:
         member.squad = DISABLED
         if g.log is not None:
             g.note("action", f"{card.name} fights back: {member.label}'s squad is disabled")
+    if not gone and "moves-to-lb-when-hit" in card.abilities:
+        th.stations = [LB]  # after every hit (Siren, docs/rules.md §19.8)
+        if g.log is not None:
+            g.note("action", f"{card.name} flees to LB")
     if gone:
         g.destroy(th, member)

@@ -74,6 +74,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_SLOWED_WHEN_HIT (1ULL << 31) /* slowed-when-hit */
 #define F_LASERS_ANY_ZONE (1ULL << 32) /* lasers-any-zone */
 #define F_STATION_BY_TURN (1ULL << 33) /* station-by-turn */
+#define F_TO_LB_WHEN_HIT (1ULL << 34) /* moves-to-lb-when-hit */
 
 /* square operations, by code */
 enum {
@@ -146,7 +147,10 @@ enum {
     OP_DRAIN_OWN_REACTOR = 66,
     OP_ATTACK_OTHER_SIDE = 67,
     OP_JUMP = 68,
-    OP_COUNT = 69
+    OP_KO_ALONE = 69,
+    OP_KO_CROWDED = 70,
+    OP_KO_ALL = 71,
+    OP_COUNT = 72
 };
 
 /* bounds of the fixed arrays */
@@ -219,6 +223,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0xeb60de1du /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x8e36cb51u /* sa_codes(): ccore.py checks it */
 
 #endif

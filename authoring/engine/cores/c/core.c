@@ -466,6 +466,7 @@ static void action_bots(Game *g, Crew *m, int heroic) {
     }
     int fights = (f & F_FIGHTS_BACK) || ((f & F_FIGHTS_GROWN) && th->active);
     if (fights && !heroic) m->squad = SQ_DISABLED;
+    if (!gone && (f & F_TO_LB_WHEN_HIT)) th->st[0] = LB; /* after every hit (Siren) */
     if (gone) destroy(g, th, m);
 }
 
@@ -880,6 +881,21 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_KO_SHIP:
         for (int c = 0; c < g->ncrew; c++)
             if (on_ship(&g->crew[c])) knock_out(&g->crew[c]);
+        break;
+    case OP_KO_ALONE:
+    case OP_KO_CROWDED: { /* counts of conscious figures on the ship, taken first */
+        int count[6] = {0};
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c])) count[g->crew[c].station]++;
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c])
+                && (op[0] == OP_KO_ALONE ? count[g->crew[c].station] == 1
+                                         : count[g->crew[c].station] >= 2))
+                knock_out(&g->crew[c]);
+        break;
+    }
+    case OP_KO_ALL: /* everyone, the pilot in space too */
+        for (int c = 0; c < g->ncrew; c++) knock_out(&g->crew[c]);
         break;
     case OP_KO_SHIP_EXCEPT:
         for (int c = 0; c < g->ncrew; c++)

@@ -662,6 +662,41 @@ def ko_ship(g: Game, th: ThreatState) -> None:
         g.knock_out(member)
 
 
+def _crowds(g: Game) -> dict[int, int]:
+    """Counts the conscious figures on the ship in each station (knocked-out ones are not
+    present, docs/rules.md §20)."""
+    counts: dict[int, int] = {}
+    for member in _on_ship(g):
+        counts[member.station] = counts.get(member.station, 0) + 1
+    return counts
+
+
+@op("ko_alone")
+def ko_alone(g: Game, th: ThreatState) -> None:
+    """Knocks out every figure alone in its station on the ship (Siren X, docs/rules.md
+    §19.8); the counts are taken before anyone is knocked out."""
+    counts = _crowds(g)
+    for member in _on_ship(g):
+        if counts[member.station] == 1:
+            g.knock_out(member)
+
+
+@op("ko_crowded")
+def ko_crowded(g: Game, th: ThreatState) -> None:
+    """Knocks out every figure in a station of the ship that holds two or more (Siren Y)."""
+    counts = _crowds(g)
+    for member in _on_ship(g):
+        if counts[member.station] >= 2:
+            g.knock_out(member)
+
+
+@op("ko_all")
+def ko_all(g: Game, th: ThreatState) -> None:
+    """Knocks out everyone, the pilot in space too (Siren Z, docs/rules.md §19.8)."""
+    for member in g.state.crew:
+        g.knock_out(member)
+
+
 @op("ko_ship_except")
 def ko_ship_except(g: Game, th: ThreatState, code: str) -> None:
     """Knocks out every crew member on the ship outside the named station."""
@@ -807,5 +842,5 @@ ABILITIES: frozenset[str] = frozenset({
     # New Frontier (docs/rules.md §19.8)
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
-    "lasers-any-zone", "station-by-turn",
+    "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
 })
