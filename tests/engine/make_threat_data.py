@@ -54,8 +54,9 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I2-101": (["LR", "LB"], "A"),
     "I3-105": (["LR"], "bots"),
     "I3-106": (["LB"], "bots"),
-    "I3-101": (["UR", "UB"], "A"),
-    "SI3-105": (["UR"], "bots"),  # UR when it appears on an odd turn, UB on an even one
+    "I3-101": (["UR", "UB"], "A"),  # UR when it appears on an odd turn, UB on an even one
+    "SI3-105": (["UR"], "bots"),
+    "I3-107": (["LB"], "bots"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -200,6 +201,8 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     # --- the Siren: knock-outs by how many share a station; flees to LB when hit ---
     "SI3-105": ([["ko_alone"]], [["ko_crowded"]], [["ko_all"]],
                 ["fights-back", "moves-to-lb-when-hit"]),
+    # --- the Driller: armour until its X, drills toward the most damaged zone ---
+    "I3-107": ([["drop_armour"], ["drill"]], [["drill"]], [[A, 4]], ["armour"]),
     # --- the Super-Carrier: carrier attacks, and the lasers of every zone may target it ---
     "SE3-103": ([[A, 2]], [["attack_others", 4]], [["attack_all", 5]],
                 ["carrier-attacks", "lasers-any-zone"]),

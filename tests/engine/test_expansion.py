@@ -66,9 +66,9 @@ def test_the_table_shows_cards_of_a_partly_played_mechanic() -> None:
 
 def test_a_card_whose_mechanics_are_all_played_elsewhere_says_so(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # no such card today (I3-101 was one until it was played): pretend I3-107's drill is played
+    # no such card today (I3-101 was one until it was played): pretend I3-104's doors are played
     monkeypatch.setattr(expansion, "played_mechanics",
                         lambda: frozenset(MECHANICS))
-    assert expansion.missing_rules("I3-107").startswith(
+    assert expansion.missing_rules("I3-104").startswith(
         "is not played yet, though the engine plays its mechanics on other cards "
-        f"({MECHANICS['driller']})")
+        f"({MECHANICS['doors']})")

@@ -404,6 +404,13 @@ def action_bots(g: Game, member: CrewMember, heroic: bool) -> None:
         th.stations.remove(here)
         th.damage += 1
         gone = th.damage >= th.health
+    elif "armour" in card.abilities and not th.active and id(th) not in g.armoured:
+        # its armour absorbs the first hit of each turn until it is taken off
+        # (Driller, docs/rules.md §19.8)
+        g.armoured.add(id(th))
+        gone = False
+        if g.log is not None:
+            g.note("action", f"{card.name}'s armour absorbs the hit")
     else:
         th.damage += 1
         gone = th.damage >= th.health

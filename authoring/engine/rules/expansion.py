@@ -43,7 +43,8 @@ MECHANICS: Mapping[str, str] = {
     "fuel-and-cannon": "loses fuel capsules, strikes back when the white heavy laser fires",
     "reversed-shields": "ineffective and reversed shields",
     "doors": "sealed doors and the airlock",
-    "driller": "drills toward the most damaged zone",
+    "driller": "armour that absorbs the first hit of each turn until its X; drills toward "
+               "the most damaged zone",
     "infection": "infects crew members, who damage their zone later",
     "time-slip": "time slip (a card played twice) and crew members swapping zones",
     "siren": "knocks out crew members by how many share a station",

@@ -161,6 +161,7 @@ class Game:
         self.turn_stations: dict[int, set[int]] = {}  # threat id -> stations hit this turn
         self.turn_hits: dict[int, int] = {}  # threat id -> hits this turn
         self.slowed: set[int] = set()  # threat ids that took damage this turn (Energy Snake)
+        self.armoured: set[int] = set()  # threat ids whose armour absorbed a hit this turn
 
     def note(self, step: str, text: str) -> None:
         """Records one log line for the current turn (no-op when not recording)."""

@@ -75,6 +75,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_LASERS_ANY_ZONE (1ULL << 32) /* lasers-any-zone */
 #define F_STATION_BY_TURN (1ULL << 33) /* station-by-turn */
 #define F_TO_LB_WHEN_HIT (1ULL << 34) /* moves-to-lb-when-hit */
+#define F_ARMOUR (1ULL << 35) /* armour */
 
 /* square operations, by code */
 enum {
@@ -150,7 +151,9 @@ enum {
     OP_KO_ALONE = 69,
     OP_KO_CROWDED = 70,
     OP_KO_ALL = 71,
-    OP_COUNT = 72
+    OP_DROP_ARMOUR = 72,
+    OP_DRILL = 73,
+    OP_COUNT = 74
 };
 
 /* bounds of the fixed arrays */
@@ -223,6 +226,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0x8e36cb51u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xedd98b3bu /* sa_codes(): ccore.py checks it */
 
 #endif

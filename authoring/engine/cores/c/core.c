@@ -61,6 +61,7 @@ typedef struct {
     int level, ended, nst, st[MAX_SPOTS], nspots, spots[MAX_SPOTS];
     int turn_hits, turn_stations; /* malfunction hits this turn (bitmask of stations) */
     int slowed; /* took damage this turn: 2 squares less (F_SLOWED_WHEN_HIT) */
+    int armoured; /* its armour absorbed a hit this turn (F_ARMOUR) */
 } Threat;
 
 typedef struct {
@@ -460,6 +461,9 @@ static void action_bots(Game *g, Crew *m, int heroic) {
         th->nst--;
         th->damage++;
         gone = th->damage >= th->health;
+    } else if ((f & F_ARMOUR) && !th->active && !th->armoured) {
+        th->armoured = 1; /* the first hit of each turn, until its armour is off */
+        gone = 0;
     } else {
         th->damage++;
         gone = th->damage >= th->health;
@@ -894,6 +898,23 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
                 knock_out(&g->crew[c]);
         break;
     }
+    case OP_DROP_ARMOUR:
+        th->active = 1;
+        break;
+    case OP_DRILL: { /* one station toward the zone with the most tokens; a tie: white */
+        int most = 0, leaders = 0, target = WHITE;
+        for (int z = 0; z < 3; z++) most = g->ntok[z] > most ? g->ntok[z] : most;
+        for (int z = 0; z < 3; z++)
+            if (g->ntok[z] == most) {
+                leaders++;
+                target = z;
+            }
+        if (leaders > 1) target = WHITE;
+        int here = zone_of(th->st[0]);
+        if (target != here)
+            for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], target < here ? -1 : 1);
+        break;
+    }
     case OP_KO_ALL: /* everyone, the pilot in space too */
         for (int c = 0; c < g->ncrew; c++) knock_out(&g->crew[c]);
         break;
@@ -1282,8 +1303,8 @@ static void new_turn(Game *g) {
     g->pilot_heroic = 0;
     g->halfway = NULL;
     g->split = NULL;
-    if (g->all_flags & F_SLOWED_WHEN_HIT)
-        for (int t = 0; t < g->nthr; t++) g->thr[t].slowed = 0;
+    if (g->all_flags & (F_SLOWED_WHEN_HIT | F_ARMOUR))
+        for (int t = 0; t < g->nthr; t++) g->thr[t].slowed = g->thr[t].armoured = 0;
     for (int k = 0; k < g->nmalf; k++) { /* only malfunctions count hits (system_hit) */
         g->thr[g->malf[k]].turn_hits = 0;
         g->thr[g->malf[k]].turn_stations = 0;

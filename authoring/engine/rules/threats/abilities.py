@@ -379,6 +379,28 @@ def jump(g: Game, th: ThreatState, toward: str) -> None:
                 f"{th.square}")
 
 
+@op("drop_armour")
+def drop_armour(g: Game, th: ThreatState) -> None:
+    """Takes the threat's armour off for good (Driller X, docs/rules.md §19.8)."""
+    th.active = True
+    _say(g, f"{th.card.name} loses its armour")
+
+
+@op("drill")
+def drill(g: Game, th: ThreatState) -> None:
+    """Moves an intruder one station along its deck toward the zone with the most damage
+    tokens; with a tie for the most, toward white; it stays in that zone (Driller,
+    docs/rules.md §19.8)."""
+    counts = [len(tokens) for tokens in g.state.tokens]
+    most = max(counts)
+    leaders = [zone for zone in range(3) if counts[zone] == most]
+    target = leaders[0] if len(leaders) == 1 else WHITE
+    here = zone_of(th.stations[0])
+    if target != here:
+        th.stations = [ship.neighbour(s, -1 if target < here else 1) for s in th.stations]
+        _moved(g, th)
+
+
 @op("destroy_capsule")
 def destroy_capsule(g: Game, th: ThreatState) -> None:
     """Destroys one fuel capsule (Overheated Reactor Y)."""
@@ -843,4 +865,5 @@ ABILITIES: frozenset[str] = frozenset({
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
+    "armour",
 })
