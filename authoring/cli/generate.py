@@ -62,7 +62,11 @@ def generate(
         "--length", metavar="M:SS", help="Mission length (default: drawn like the official "
                                          "tracks).", show_default=False)] = None,
     decks: Annotated[str, typer.Option(
-        "--decks", help="Threat decks: white, yellow or mixed.")] = "mixed",
+        "--decks", help="Threat decks: white, yellow, mixed or red (red needs "
+                        "--expansion).")] = "mixed",
+    expansion: Annotated[bool, typer.Option(
+        "--expansion", help="Shuffle the New Frontier expansion's threat cards (those the "
+        "engine plays) into the decks: docs/rules.md §19.9.")] = False,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="File to write (a folder with --count); default stdout.",
         show_default=False)] = None,
@@ -107,6 +111,7 @@ def generate(
         unconfirmed=unconfirmed, ambush=ambush,
         length=parse_length(length) if length is not None else None,
         decks=decks,  # type: ignore[arg-type]
+        expansion=expansion,
     )
     if campaign:
         if count is not None or output is None:

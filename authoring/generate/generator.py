@@ -261,7 +261,7 @@ def _draw(rng: random.Random, options: GenerateOptions,
         figures=options.figures,
         phases=phases,
         events=tuple(events),
-        decks=Decks(options.decks, options.decks),
+        decks=Decks(options.decks, options.decks, options.expansion),
         author="spacealert generate",
         tags=("generated", spec.name),
     )
@@ -301,6 +301,14 @@ def _fill(rng: random.Random, spec: ProfileSpec, board: Board, threats: list[Pla
     return events, ambushes
 
 
+def _deck_problems(mission: Mission) -> list[str]:
+    # the expansion's piles are not all full (docs/rules.md §19.9): a mission drawing more
+    # cards of a pile than the engine plays is redrawn, as validate would refuse it (M007)
+    from authoring.engine.rules.decks import deck_problems
+
+    return [message for _, message in deck_problems(mission)]
+
+
 def generate_mission(options: GenerateOptions) -> Generated:
     """Returns a mission for ``options`` (same seed, same mission); raises on bad options.
 
@@ -318,6 +326,8 @@ def generate_mission(options: GenerateOptions) -> Generated:
             reason = str(error)
             continue
         problems = self_check(mission, options.points(), options.unconfirmed_points())
+        if not problems and (options.expansion or options.decks == "red"):
+            problems = _deck_problems(mission)
         if problems:
             rejected += 1
             reason = problems[0]

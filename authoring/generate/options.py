@@ -46,6 +46,7 @@ class GenerateOptions:
     ambush: float | None = None
     length: int | None = None
     decks: DeckColour = "mixed"
+    expansion: bool = False  # New Frontier's threat cards shuffled into the decks
 
     @property
     def spec(self) -> ProfileSpec:
@@ -85,6 +86,8 @@ class GenerateOptions:
             parts.append(f"--length {format_clock(self.length)}")
         if self.decks != "mixed":
             parts.append(f"--decks {self.decks}")
+        if self.expansion:
+            parts.append("--expansion")
         return " ".join(parts)
 
 
@@ -128,6 +131,9 @@ def check_options(options: GenerateOptions) -> None:
         raise UsageError(f"--players/--figures: {error}") from None
     _need(options.decks in DECK_COLOURS,
           f"--decks: expected one of {', '.join(DECK_COLOURS)}, got {options.decks!r}")
+    _need(options.decks != "red" or options.expansion,
+          "--decks red: only the New Frontier expansion's cards are red: expected --expansion "
+          "too, or white, yellow or mixed")
     _need(0 <= options.seed < 2**63, f"--seed: expected 0..2^63-1, got {options.seed}")
     spec = options.spec
     points, unconfirmed = options.points(), options.unconfirmed_points()

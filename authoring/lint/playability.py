@@ -7,6 +7,8 @@ norms?" and includes everything ``validate`` reports. A mission is unplayable as
   the crew size);
 * a pinned threat card is unknown, of the wrong kind for its event, or pinned twice (M005):
   the rules engine could not deal the threats;
+* a pile of the mission's decks holds fewer cards than the mission draws from it (M007): the
+  red colour without the expansion, or expansion piles the engine's played cards cannot fill;
 * a turn carries more threats than the profile allows (M105, ``shared-threat-turn``): the
   cards of one turn would resolve in one step, which the profile's decks and rules exclude.
 
@@ -15,6 +17,7 @@ Lint's other errors (timing, audio, difficulty) are matters of the track and sta
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from authoring.mission import (
@@ -33,20 +36,38 @@ from authoring.mission.problem import Problem
 PLAYABILITY_RULES: tuple[str, ...] = ("M105",)
 
 PINNED_CARD = ("M005", "pinned-card")
+DECK_SIZE = ("M007", "deck-size")
+#: Cards in the smallest pile of the base game's decks (yellow serious internal,
+#: docs/rules.md §19.9): a mission drawing no more from any pile needs no deck check.
+SMALLEST_BASE_PILE = 5
 
 
 def card_problems(doc: Document | None, mission: Mission) -> list[Problem]:
-    """M005 problems at each offending ``card:`` value (1:1 without a document)."""
-    if all(threat.card is None for threat in mission.threats()):
-        return []  # nothing pinned, nothing to deal wrong (and no engine to load)
+    """M005 problems at each offending ``card:`` value and M007 problems at each pile's
+    ``decks`` colour (1:1 without a document)."""
+    decks = mission.decks
+    threats = list(mission.threats())
+    piles = Counter((t.zone == "internal", t.serious) for t in threats)
+    if all(t.card is None for t in threats) and not decks.expansion \
+            and "red" not in (decks.common, decks.serious) \
+            and max(piles.values(), default=0) <= SMALLEST_BASE_PILE:
+        return []  # nothing pinned and the base piles suffice: no engine to load
+    from authoring.engine.rules.decks import deck_problems
     from authoring.engine.rules.setup import pinned_card_problems
 
+    file = doc.file if doc else mission.source
     found = []
     for index, message in pinned_card_problems(mission):
         line, col = doc.locate(["events", index, "threat", "card"]) if doc else (1, 1)
-        found.append(Problem(doc.file if doc else mission.source, line, col, *PINNED_CARD,
+        found.append(Problem(file, line, col, *PINNED_CARD,
                              message, hint="remove `card:` to draw it at play time",
                              path=f"$.events[{index}].threat.card"))
+    for key, message in deck_problems(mission):
+        # the colour's value, or the ``decks`` mapping when the colour is left at its default
+        line, col = doc.locate(["decks", key]) if doc else (1, 1)
+        found.append(Problem(file, line, col, *DECK_SIZE, message,
+                             hint="docs/rules.md §19.9 lists the cards of each pile",
+                             path=f"$.decks.{key}"))
     return found
 
 

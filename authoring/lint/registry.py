@@ -43,6 +43,10 @@ VALIDATOR_CODES: Mapping[str, tuple[str, str]] = {
                             "internal, serious or not) and be pinned only once."),
     "M006": ("crew-size", "The figures (players and androids) must fit the players "
                           "(docs/rules.md §16): 4 solo, 4 or 5 with 2 to 4 players, 5 with 5."),
+    "M007": ("deck-size", "Each pile of the threat decks must hold a card for every threat "
+                          "drawn from it: red decks need the expansion (decks: expansion: "
+                          "true), and the expansion's played cards fill only some piles "
+                          "(docs/rules.md §19.9)."),
     "C001": ("missing-mission", "A campaign names a mission file that does not exist, or an "
                                 "id no mission file in the campaign's folder has."),
     "C002": ("invalid-mission", "A campaign names a mission that is invalid (its problems "

@@ -180,7 +180,8 @@ def _entry(raw: Mapping[str, Any], mission: Mission, reference: str,
            shown: str) -> CampaignMission:
     decks = raw.get("decks") or {}
     chosen = Decks(common=decks.get("common", mission.decks.common),
-                   serious=decks.get("serious", mission.decks.serious))
+                   serious=decks.get("serious", mission.decks.serious),
+                   expansion=bool(decks.get("expansion", mission.decks.expansion)))
     soundtrack = raw.get("soundtrack") or {}
     players = soundtrack.get("players")
     figures = soundtrack.get("figures")

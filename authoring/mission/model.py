@@ -16,11 +16,11 @@ from authoring.crew import CrewSize, crew_size
 Zone = Literal["red", "white", "blue", "internal"]
 ExternalZone = Literal["red", "white", "blue"]
 Profile = Literal["test-run", "training", "base", "double-action"]
-DeckColour = Literal["white", "yellow", "mixed"]
+DeckColour = Literal["white", "yellow", "mixed", "red"]
 
 ZONES: tuple[Zone, ...] = ("red", "white", "blue", "internal")
 PROFILES: tuple[Profile, ...] = ("test-run", "training", "base", "double-action")
-DECK_COLOURS: tuple[DeckColour, ...] = ("white", "yellow", "mixed")
+DECK_COLOURS: tuple[DeckColour, ...] = ("white", "yellow", "mixed", "red")
 TRAJECTORIES: tuple[str, ...] = tuple(f"T{n}" for n in range(1, 8))
 
 #: How many phases each profile has.
@@ -103,10 +103,15 @@ def event_key(event: Event) -> str:
 
 @dataclass(frozen=True)
 class Decks:
-    """Threat-deck difficulty for the common and the serious decks."""
+    """Threat-deck difficulty for the common and the serious decks.
+
+    ``expansion`` shuffles the New Frontier threat cards of the same colours in (the red
+    colour has no others); the engine leaves out the cards it does not play yet
+    (docs/rules.md §19.9)."""
 
     common: DeckColour = "mixed"
     serious: DeckColour = "mixed"
+    expansion: bool = False
 
 
 @dataclass(frozen=True)

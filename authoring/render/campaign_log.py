@@ -26,7 +26,8 @@ def campaign_log_context(campaign: Campaign, paper: str = "a4") -> dict[str, Any
         entries.append({
             "number": number, "id": mission.id, "title": mission.title,
             "common": DECK_LABELS[mission.decks.common],
-            "serious": DECK_LABELS[mission.decks.serious],
+            "serious": DECK_LABELS[mission.decks.serious]
+            + (", with New Frontier cards" if mission.decks.expansion else ""),
             "soundtrack": entry.crew.describe() + (f", voice {entry.voice}" if entry.voice
                                                    else ""),
             "announcement": entry.announcement,

@@ -15,12 +15,6 @@ from authoring.errors import InvalidInputError
 from authoring.mission.model import Decks, Mission, Threat
 from authoring.mission.timecode import format_clock
 
-#: The deck colours a mission's ``decks`` setting lets in.
-DECK_CARD_COLOURS: Mapping[str, tuple[str, ...]] = {
-    "white": ("white",),
-    "yellow": ("yellow",),
-    "mixed": ("white", "yellow"),
-}
 KIND_ORDER = ("external", "internal-malfunction", "internal-intruder")
 
 
@@ -77,14 +71,15 @@ def deck_pool(threat: Threat, decks: Decks, faces: Mapping[str, CardFace]) -> li
     """Returns the cards an unpinned threat announcement can draw, by id.
 
     Normal and unconfirmed threats draw from the common decks, serious ones from the serious
-    decks; external and internal threats have separate decks. Only base-game cards are dealt
-    (the same piles as the engine's draw).
+    decks; external and internal threats have separate decks. The piles are the engine's
+    (base cards, and the expansion's played ones when the decks include them).
     """
-    colours = DECK_CARD_COLOURS[decks.serious if threat.serious else decks.common]
+    from authoring.engine.rules.decks import deck_cards
+
     external, serious = pile_key(threat)
-    return sorted((f for f in faces.values()
-                   if f.set == "base" and f.external == external and f.serious == serious
-                   and f.colour in colours), key=lambda f: f.id)
+    ids = deck_cards(external, serious, decks.serious if serious else decks.common,
+                     decks.expansion)
+    return [faces[i] for i in ids if i in faces]
 
 
 def pinned_face(threat: Threat, faces: Mapping[str, CardFace], mission: Mission) -> CardFace:

@@ -37,7 +37,8 @@ PROFILE_LABELS = {
     "base": "base game mission",
     "double-action": "double action",
 }
-DECK_LABELS = {"white": "white", "yellow": "yellow", "mixed": "white and yellow mixed"}
+DECK_LABELS = {"white": "white", "yellow": "yellow", "mixed": "white and yellow mixed",
+               "red": "red"}
 #: Cues the comms officer reads out; counts, beeps and static belong to their announcement.
 SPOKEN_ROWS = ("mission_start", "threat", "incoming_data", "data_transfer", "comms_down",
                "comms_restored", "warning", "countdown", "phase_ended", "operation_ended",
@@ -100,7 +101,9 @@ def _facts(mission: Mission, crew: CrewSize) -> list[tuple[str, str]]:
                    + ", ".join(f"P{n} ends {s // 60}:{s % 60:02d}"
                                for n, s in enumerate(mission.phases, start=1))),
         ("Threat decks", f"common: {DECK_LABELS[mission.decks.common]}; "
-                         f"serious: {DECK_LABELS[mission.decks.serious]}"),
+                         f"serious: {DECK_LABELS[mission.decks.serious]}"
+                         + ("; New Frontier cards shuffled in" if mission.decks.expansion
+                            else "")),
         ("Trajectories", ", ".join(f"{z} {b}" for z, b in mission.trajectories.items())
          if mission.trajectories else "drawn at random (four different boards of T1-T7)"),
         ("Threats", f"{len(threats)} announced, {points} threat points"

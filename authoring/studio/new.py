@@ -49,7 +49,7 @@ def generated(options: Mapping[str, Any]) -> str:
         generated_text,
     )
 
-    known = {"profile", "players", "figures", "seed", "threat_level", "decks"}
+    known = {"profile", "players", "figures", "seed", "threat_level", "decks", "expansion"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise UsageError(f"'generate': unknown option {unknown[0]!r}: expected "
@@ -58,6 +58,8 @@ def generated(options: Mapping[str, Any]) -> str:
     for key in ("players", "figures", "seed", "threat_level"):
         if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)):
             raise UsageError(f"'generate.{key}': expected a whole number")
+    if "expansion" in values and not isinstance(values["expansion"], bool):
+        raise UsageError("'generate.expansion': expected true or false")
     for key in ("profile", "decks"):
         if key in values and not isinstance(values[key], str):
             raise UsageError(f"'generate.{key}': expected a name")

@@ -80,7 +80,8 @@ def test_count_writes_one_file_per_seed(runner: CliRunner, tmp_path: Path) -> No
     (["--players", "5", "--figures", "4"], "error: --players/--figures: expected 5 figures "
                                            "(players and androids) for 5 players, got 4\n"),
     (["--count", "2"], "error: --count needs -o DIR: the folder to write the missions into\n"),
-    (["--decks", "red"], "error: --decks: expected one of white, yellow, mixed, got 'red'\n"),
+    (["--decks", "purple"],
+     "error: --decks: expected one of white, yellow, mixed, red, got 'purple'\n"),
 ])
 def test_bad_options_exit_2_with_one_message(runner: CliRunner, args: list[str],
                                              message: str) -> None:

@@ -267,6 +267,7 @@ def test_the_mission_form_sets_players_phases_decks_and_trajectories(page: Any,
     page.select_option("#meta-form select[name=players]", "4")
     page.fill("#meta-form input[name=phases]", "3:40, 7:30, 10:00")
     page.select_option("#meta-form select[name=common]", "yellow")
+    page.check("#meta-form input[name=expansion]")
     page.check("#meta-form input[name=pin]")
     page.select_option("#meta-form select[name=t_blue]", "T5")
     page.click("#meta-form button[type=submit]")
@@ -276,6 +277,7 @@ def test_the_mission_form_sets_players_phases_decks_and_trajectories(page: Any,
     mission = load_mission(studio.folder / "m1.yaml")
     assert (mission.title, mission.players, mission.phases[0]) == ("Renamed", 4, 220)
     assert mission.decks.common == "yellow" and mission.trajectories is not None
+    assert mission.decks.expansion  # docs/rules.md §19.9
     assert mission.trajectories["blue"] == "T5"
     saved = (studio.folder / "m1.yaml").read_text(encoding="utf-8")
     assert saved.startswith("# Mission 1: official track")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from authoring.crew import FIGURES, plays_unconfirmed
 from authoring.engine.errors import SetupError
+from authoring.engine.rules.decks import deck_cards
 from authoring.engine.rules.expansion import missing_rules
 from authoring.engine.rules.levels import get_level
 from authoring.engine.rules.plan import ZONES, Plan
@@ -110,15 +111,6 @@ class Setup:
                              f"{self.players} players, got {figures}")
 
 
-def _deck_cards(external: bool, serious: bool, colour: str) -> list[str]:
-    colours = ("white", "yellow") if colour == "mixed" else (colour,)
-    return sorted(
-        c.id for c in load_cards().values()
-        if c.set == "base" and c.external == external and c.serious == serious
-        and c.colour in colours
-    )
-
-
 def _kind_words(serious: bool, external: bool) -> str:
     return f"{'serious ' if serious else ''}{'external' if external else 'internal'}"
 
@@ -196,6 +188,7 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
     rng = random.Random(f"draw:{plan.seed}")
     decks: dict[tuple[bool, bool], list[str]] = {}
     used = {c for c in plan.draw if c} | {t.card for t in threats if t.card}
+    expansion = bool(getattr(mission.decks, "expansion", False))
     events: list[ThreatEvent] = []
     for index, threat in enumerate(threats):
         if threat.unconfirmed and not plays_unconfirmed(crew):
@@ -206,7 +199,7 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
             colour = mission.decks.serious if threat.serious else mission.decks.common
             key = (external, bool(threat.serious))
             if key not in decks:
-                deck = [c for c in _deck_cards(external, bool(threat.serious), colour)
+                deck = [c for c in deck_cards(external, bool(threat.serious), colour, expansion)
                         if c not in used]
                 rng.shuffle(deck)
                 decks[key] = deck

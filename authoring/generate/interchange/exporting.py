@@ -54,7 +54,8 @@ def lost_in_export(mission: Mission, fmt: str) -> tuple[list[str], list[str]]:
     if mission.tags:
         lost.append(f"tags {', '.join(mission.tags)}")
     if mission.decks != Decks():
-        lost.append(f"decks (common {mission.decks.common}, serious {mission.decks.serious})")
+        lost.append(f"decks (common {mission.decks.common}, serious {mission.decks.serious}"
+                    + (", New Frontier cards" if mission.decks.expansion else "") + ")")
     if mission.trajectories:
         lost.append("trajectories " + ", ".join(f"{k} {v}"
                                                  for k, v in mission.trajectories.items()))

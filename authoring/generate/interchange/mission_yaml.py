@@ -80,9 +80,10 @@ def mission_yaml(mission: Mission, header: Sequence[str] = (),
     ]
     if mission.figures is not None:
         lines.append(f"figures: {mission.figures}")
-    if (mission.decks.common, mission.decks.serious) != ("mixed", "mixed"):
-        lines.append(f"decks: {{common: {mission.decks.common}, "
-                     f"serious: {mission.decks.serious}}}")
+    decks = mission.decks
+    if (decks.common, decks.serious, decks.expansion) != ("mixed", "mixed", False):
+        lines.append(f"decks: {{common: {decks.common}, serious: {decks.serious}"
+                     + (", expansion: true" if decks.expansion else "") + "}")
     if mission.trajectories:
         pairs = ", ".join(f"{k}: {v}" for k, v in mission.trajectories.items())
         lines.append(f"trajectories: {{{pairs}}}")

@@ -159,7 +159,7 @@ class SiteModel:
     kept: bool = True
 
 
-_DECK_WEIGHT = {"white": 0, "mixed": 1, "yellow": 2}
+_DECK_WEIGHT = {"white": 0, "mixed": 1, "yellow": 2, "red": 3}
 #: The words of the threat-point scale: how much comes at the crew, not how often it loses
 #: (that is the simulated rating's, told in games survived).
 THREAT_LOAD = {"easy": "light", "moderate": "medium", "hard": "heavy", "extreme": "very heavy"}

@@ -318,6 +318,7 @@ function renderMeta() {
   f.profile.value = d.profile ?? "base"; f.players.value = String(d.players ?? 5);
   f.phases.value = Array.isArray(d.phases) ? d.phases.join(", ") : "";
   f.common.value = d.decks?.common ?? "mixed"; f.serious.value = d.decks?.serious ?? "mixed";
+  f.expansion.checked = d.decks?.expansion === true;
   const t = d.trajectories && typeof d.trajectories === "object" ? d.trajectories : null;
   f.pin.checked = !!t;
   for (const zone of ["red", "white", "blue", "internal"]) f[`t_${zone}`].value = (t && t[zone]) || "T1";
@@ -507,7 +508,8 @@ function wire() {
       title: f.title.value, id: f.id.value, author: f.author.value || null,
       profile: f.profile.value, players: Number(f.players.value),
       phases: f.phases.value.split(",").map((s) => s.trim()).filter(Boolean),
-      decks: { common: f.common.value, serious: f.serious.value },
+      decks: { common: f.common.value, serious: f.serious.value,
+        ...(f.expansion.checked ? { expansion: true } : {}) },
       trajectories: f.pin.checked ? Object.fromEntries(["red", "white", "blue", "internal"]
         .map((zone) => [zone, f[`t_${zone}`].value])) : null,
     } });

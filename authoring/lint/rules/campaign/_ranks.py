@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from authoring.mission.model import Decks
 
-DECK_RANK = {"white": 0, "mixed": 1, "yellow": 2}
+DECK_RANK = {"white": 0, "mixed": 1, "yellow": 2, "red": 3}
 
 
 def deck_rank(decks: Decks) -> int:

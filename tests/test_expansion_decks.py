@@ -1,0 +1,124 @@
+"""A mission whose decks include the expansion's threat cards validates, rates and is
+generated, through the commands a user runs (issue 36; docs/rules.md §19.9)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from authoring.cli import app
+from authoring.engine.rules.decks import deck_cards
+from authoring.engine.rules.threats.cards import load_cards
+from authoring.lint.playability import SMALLEST_BASE_PILE
+from authoring.mission import load_mission
+from authoring.render.cards import deck_pool
+from authoring.render.catalogue import load_faces
+
+ROOT = Path(__file__).resolve().parents[1]
+MISSION_1 = ROOT / "missions" / "official" / "mission-1.yaml"
+PLAN = ROOT / "tests" / "engine" / "plans" / "mission-1-4p.yaml"
+CARDS = load_cards()
+
+runner = CliRunner()
+
+
+def _mission(tmp_path: Path, decks: str, *, serious_internal: bool = False) -> Path:
+    """Mission 1 with ``decks:`` added after its profile line (and, when asked, its serious
+    threat at T+2 made internal)."""
+    text = MISSION_1.read_text("utf-8")
+    assert "\ndecks:" not in text and "\nprofile: base\n" in text
+    text = text.replace("\nprofile: base\n", f"\nprofile: base\ndecks: {decks}\n", 1)
+    if serious_internal:
+        old = "threat: {turn: 2, zone: white, serious: true}"
+        assert old in text
+        text = text.replace(old, "threat: {turn: 2, zone: internal, serious: true}", 1)
+        text = text.replace("threat: {turn: 7, zone: red, serious: true}",
+                            "threat: {turn: 7, zone: internal, serious: true}", 1)
+    path = tmp_path / "mission.yaml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def _line_of(path: Path, words: str) -> int:
+    return next(n for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+                if words in line)
+
+
+def test_expansion_decks_validate_and_rate_with_the_expansions_cards(tmp_path: Path) -> None:
+    mission = _mission(tmp_path, "{common: red, serious: red, expansion: true}")
+    checked = runner.invoke(app, ["validate", str(mission)])
+    assert checked.exit_code == 0, checked.output
+    simulated = runner.invoke(app, ["simulate", str(mission), "--games", "6", "--no-compare",
+                                    "--jobs", "1", "--json"])
+    assert simulated.exit_code == 0, simulated.output
+    rating = json.loads(simulated.output)
+    assert rating["games"] == 6
+    assert 0 <= rating["survival"] <= 1 and rating["label"]
+    # the plan's draw is left open: resolve draws from the mission's (red) decks
+    plan = tmp_path / "plan.yaml"
+    text = PLAN.read_text("utf-8")
+    plan.write_text(text.split("draw:")[0] + "draw:\n  trajectories: {red: T5, white: T3, "
+                    "blue: T2, internal: T4}\n", "utf-8")
+    resolved = runner.invoke(app, ["resolve", str(mission), str(plan), "--json"])
+    assert resolved.exit_code == 0, resolved.output
+    drawn = [t["card"] for t in json.loads(resolved.output)["threats"]]
+    assert drawn and all(CARDS[c].set == "new-frontier" and CARDS[c].colour == "red"
+                         for c in drawn)
+
+
+def test_a_red_deck_without_the_expansion_is_refused_where_it_is_written(
+        tmp_path: Path) -> None:
+    mission = _mission(tmp_path, "{common: mixed, serious: red}")
+    checked = runner.invoke(app, ["validate", str(mission)])
+    assert checked.exit_code == 1
+    line = _line_of(mission, "decks:")
+    assert f"{mission}:{line}:" in checked.output
+    assert "M007" in checked.output and "expected `expansion: true`" in checked.output
+    refused = runner.invoke(app, ["simulate", str(mission), "--games", "1", "--no-compare"])
+    assert refused.exit_code == 1 and "M007" in refused.output
+
+
+def test_a_pile_the_played_cards_cannot_fill_is_refused(tmp_path: Path) -> None:
+    mission = _mission(tmp_path, "{common: mixed, serious: red, expansion: true}",
+                       serious_internal=True)
+    checked = runner.invoke(app, ["validate", str(mission)])
+    assert checked.exit_code == 1
+    assert "M007" in checked.output
+    assert "serious internal deck (red, with the expansion) holds 1 card" in checked.output
+
+
+def test_sheets_list_the_expansions_cards_among_those_that_can_come_up(tmp_path: Path) -> None:
+    mission = load_mission(_mission(tmp_path, "{common: mixed, serious: mixed, "
+                                              "expansion: true}"))
+    threat = next(t for t in mission.threats() if not t.serious and t.zone != "internal")
+    pool = {face.id for face in deck_pool(threat, mission.decks, load_faces())}
+    assert {"E1-101", "E1-102", "E2-101"} <= pool and "E1-07" in pool
+    assert not {c for c in pool if CARDS[c].colour == "red"}
+
+
+@pytest.mark.parametrize("profile", ["base", "double-action"])
+def test_generate_writes_missions_with_expansion_decks(tmp_path: Path, profile: str) -> None:
+    out = tmp_path / f"{profile}.yaml"
+    made = runner.invoke(app, ["generate", "--profile", profile, "--seed", "3", "--expansion",
+                               "--decks", "red", "-o", str(out)])
+    assert made.exit_code == 0, made.output
+    text = out.read_text("utf-8")
+    assert "decks: {common: red, serious: red, expansion: true}" in text
+    checked = runner.invoke(app, ["validate", str(out)])
+    assert checked.exit_code == 0, checked.output
+    assert load_mission(out).decks.expansion
+
+
+def test_generate_refuses_a_red_deck_without_the_expansion() -> None:
+    refused = runner.invoke(app, ["generate", "--decks", "red", "--seed", "1"])
+    assert refused.exit_code == 2
+    assert "--decks red" in refused.output and "--expansion" in refused.output
+
+
+def test_the_validators_shortcut_knows_the_smallest_base_pile() -> None:
+    smallest = min(len(deck_cards(e, s, colour)) for e in (True, False) for s in (True, False)
+                   for colour in ("white", "yellow", "mixed"))
+    assert smallest == SMALLEST_BASE_PILE
