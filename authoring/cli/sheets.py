@@ -52,7 +52,7 @@ def _difficulty(mission: Mission) -> Difficulty:
     survival_low, survival_high = rating.survival_interval
     # words for the table first; the model's figures below them, in the small print
     return Difficulty(
-        f"{rating.in_words()}.",
+        f"{rating.in_words()} {rating.play()}.",
         f"That is {rating.compared()}.",
         (("how it was measured", f"{rating.value:.1f} ± {rating.margin:.1f} of 100 by "
           f"simulation (95 %); official missions 1-8: {rating.low:.1f}-{rating.high:.1f}"),

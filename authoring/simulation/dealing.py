@@ -41,6 +41,12 @@ def double_action_deck(mission: Mission) -> bool:
     return str(mission.profile) in DOUBLE_ACTION_PROFILES
 
 
+def dealt_deck(mission: Mission) -> str:
+    """Names the action deck the mission's hands are dealt from: "double-action" on a
+    double-action track (docs/rules.md §19.5), else "base"."""
+    return "double-action" if double_action_deck(mission) else "base"
+
+
 def deal_for(mission: Mission, labels: Sequence[str], seed: int, level: int) -> Hands:
     """Deals the crew's hands for a game (its own generator, seeded from ``seed``): the
     base deck, or the double-action deck on a double-action track."""

@@ -30,7 +30,7 @@ from authoring.engine.cores import resolve_batch
 from authoring.engine.rules.hands import Hands
 from authoring.engine.rules.setup import Setup, setup_from_mission
 from authoring.mission.model import Mission
-from authoring.simulation.dealing import crew_labels, deal_for, playable_for
+from authoring.simulation.dealing import crew_labels, deal_for, dealt_deck, playable_for
 from authoring.simulation.heuristic import SLOTS, HeuristicCrew
 from authoring.simulation.horizon import Crew, Playable, plan_by_phase, plan_of, tokens_of
 from authoring.simulation.informed import InformedCrew
@@ -92,6 +92,8 @@ class SimulationStats:
     seed: int
     outcomes: list[GameOutcome] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)  # one per mission threat (event order)
+    #: the deck the crew's hands were dealt from ("base", "double-action"); "" in free play
+    dealt: str = "base"
 
     @property
     def survival_rate(self) -> float:
@@ -300,7 +302,8 @@ def simulate(mission: Mission, *, games: int = 100, crew: str = "heuristic", see
     """
     options = crew_options or {}
     report = progress or _REPORTING.get()
-    stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission))
+    stats = SimulationStats(mission.id, crew, games, seed, labels=threat_labels(mission),
+                            dealt=dealt_deck(mission) if hands else "")
     indexes = list(range(games))
     if executor is not None:
         told = None if report is None else (lambda done: report(done, games, crew))

@@ -51,6 +51,8 @@ class Rating:
     survival_interval: tuple[float, float]  # its 95 % interval
     games: int
     crew: str
+    #: the deck the crew's hands came from ("base", "double-action"); "" in free play
+    dealt: str = "base"
 
     @property
     def label(self) -> str:
@@ -73,6 +75,14 @@ class Rating:
         survived 38 of 100 games"."""
         crew = CREW_WORDS.get(self.crew, f"the {self.crew} crew")
         return f"{crew[0].upper()}{crew[1:]} survived {self.survived} of {self.games} games"
+
+    def play(self) -> str:
+        """How the crew played, in words: with the action cards the rules deal (which deck)
+        or in free play, so that a reader knows what was rated (docs/simulation.md)."""
+        if not self.dealt:
+            return "in free play (any action in any turn, no hands dealt)"
+        deck = "double-action cards" if self.dealt == "double-action" else "action cards"
+        return f"with the {deck} the rules deal"
 
     def compared(self) -> str:
         """The rating against the official missions 1-8, in words (not easy/moderate/hard/
@@ -105,6 +115,8 @@ def rating_json(rating: Rating) -> dict[str, Any]:
         "survival_interval": list(rating.survival_interval),
         "games": rating.games,
         "crew": rating.crew,
+        "dealt": rating.dealt or None,
+        "play": rating.play(),
         "in_words": rating.in_words(),
         "compared": rating.compared(),
     }
@@ -134,7 +146,7 @@ def rate(stats: SimulationStats, *, calibrated: bool = True) -> Rating:
     low, high = official_range(stats.crew) if calibrated else (0.0, 100.0)
     return Rating(round(stats.difficulty(), 1), round(margin, 1), low, high,
                   stats.survival_rate, wilson(round(stats.survival_rate * n), n), n,
-                  stats.crew)
+                  stats.crew, stats.dealt)
 
 
 def rate_mission(mission: Mission, *, jobs: int = 0) -> tuple[Rating | None, str]:

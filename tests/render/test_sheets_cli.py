@@ -157,7 +157,9 @@ def test_rate_adds_the_simulated_difficulty_to_the_briefing(
     page = out.read_text(encoding="utf-8")
     assert 'class="difficulty"' in page
     # words for the table first (issue 38 item 6), the model's figures in the small print
-    assert re.search(r'<p class="rating">A careful crew survived \d+ of 40 games\.</p>', page)
+    # and says how the crew played: dealt hands, not free play (issue 36 item 5)
+    assert re.search(r'<p class="rating">A careful crew survived \d+ of 40 games with the '
+                     r'action cards the rules deal\.</p>', page)
     assert "That is " in page and "of 100 by simulation" in page and "crew model" in page
     plain = _run(str(OFFICIAL / "simulation-1.yaml"), "-o", str(tmp_path / "plain.html"))
     assert plain.exit_code == 0

@@ -1,5 +1,5 @@
-"""The pack page's "what makes it hard" sentence, with and without dealt hands (a
-double-action track deals none: docs/rules.md §19.5)."""
+"""The pack page's "what makes it hard" sentence, with and without dealt hands (a rating
+run with --no-hands deals none; every track deals hands by default: docs/rules.md §19.5)."""
 
 from __future__ import annotations
 
@@ -36,8 +36,7 @@ def _sentence(figures: tuple[Figure, ...]) -> str:
      "which knows the whole draw, 50 % (60 % in free play)."),
     ((_figure("planner", False, 0.125), _figure("informed", False, 0.475)),
      "What makes it hard, on the first 40 games: the planner crew survived 12 % in free play "
-     "(a double-action track: no hands are dealt); the informed crew, which knows the whole "
-     "draw, 48 % in free play."),
+     "(no hands dealt); the informed crew, which knows the whole draw, 48 % in free play."),
 ])
 def test_the_sentence_says_how_the_cards_were_played(figures: tuple[Figure, ...],
                                                      expected: str) -> None:

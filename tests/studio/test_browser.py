@@ -193,7 +193,8 @@ def test_rating_shows_its_progress_then_the_result_in_words(
     # words first: "A careful crew survived 38 of 100 games: …"; the model's figures behind
     # a toggle (issue 38 item 6)
     words = page.text_content("#rating .rating-words") or ""
-    assert re.fullmatch(r"A careful crew survived \d+ of \d+ games: .+\.", words), words
+    assert re.fullmatch(r"A careful crew survived \d+ of \d+ games with the action cards "
+                        r"the rules deal: .+\.", words), words
     assert not page.is_visible("#rating details p")
     page.click("#rating details summary")
     assert "crew model: planner" in (page.text_content("#rating details p") or "")

@@ -421,7 +421,7 @@ function showRating(out, r) {
   // figures behind a toggle
   const words = document.createElement("p");
   words.className = "rating-words";
-  words.textContent = `${r.in_words}: ${r.compared}.`;
+  words.textContent = `${r.in_words} ${r.play}: ${r.compared}.`;
   const more = document.createElement("details");
   const summary = document.createElement("summary");
   summary.textContent = "How this was measured";
