@@ -57,6 +57,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I3-101": (["UR", "UB"], "A"),  # UR when it appears on an odd turn, UB on an even one
     "SI3-105": (["UR"], "bots"),
     "I3-107": (["LB"], "bots"),
+    "I3-102": (["LW"], "A"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -201,6 +202,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     # --- the Siren: knock-outs by how many share a station; flees to LB when hit ---
     "SI3-105": ([["ko_alone"]], [["ko_crowded"]], [["ko_all"]],
                 ["fights-back", "moves-to-lb-when-hit"]),
+    # --- the Pulse Cannon Short Circuit: armour every turn; the white heavy laser's shots
+    #     and its X and Y (when they find energy or a capsule) hit every zone ---
+    "I3-102": ([["drain_central_attack_all", 1]], [["destroy_capsule_attack_all", 1]],
+               [["attack_all", 1]], ["armour", "short-circuit"]),
     # --- the Driller: armour until its X, drills toward the most damaged zone ---
     "I3-107": ([["drop_armour"], ["drill"]], [["drill"]], [[A, 4]], ["armour"]),
     # --- the Super-Carrier: carrier attacks, and the lasers of every zone may target it ---

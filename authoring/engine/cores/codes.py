@@ -50,7 +50,7 @@ OPERATIONS: tuple[str, ...] = (
     "change_deck_unless_phased", "lay_mine", "move_phasing", "mines_explode",
     "attack_repair_absorbed", "attack_plus_reactor", "attack_each_plus_reactor",
     "drain_own_reactor", "attack_other_side", "jump", "ko_alone", "ko_crowded", "ko_all",
-    "drop_armour", "drill",
+    "drop_armour", "drill", "drain_central_attack_all", "destroy_capsule_attack_all",
 )
 ACTIVATE: tuple[str, ...] = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 
@@ -77,6 +77,7 @@ CARD_FLAGS: tuple[tuple[str, str], ...] = (
     ("F_SPEEDS_UP", "speeds-up"), ("F_SLOWED_WHEN_HIT", "slowed-when-hit"),
     ("F_LASERS_ANY_ZONE", "lasers-any-zone"), ("F_STATION_BY_TURN", "station-by-turn"),
     ("F_TO_LB_WHEN_HIT", "moves-to-lb-when-hit"), ("F_ARMOUR", "armour"),
+    ("F_SHORT_CIRCUIT", "short-circuit"),
 )
 #: Ability id -> its flag bit (abilities only; see ``X_FLAGS`` for the X operations).
 FLAGS: dict[str, int] = {what: 1 << bit for bit, (_, what) in enumerate(CARD_FLAGS)

@@ -237,6 +237,15 @@ def hit_malfunction(g: Game, member: CrewMember, th: ThreatState, amount: int) -
     card = th.card
     if g.log is not None:
         g.note("action", f"{member.label} hits {card.name} for {amount}")
+    if "armour" in card.abilities and not th.active and key not in g.armoured:
+        # its armour absorbs 1 of the first hit of each turn: a heroic 2 deals 1
+        # (Pulse Cannon Short Circuit, docs/rules.md §19.8)
+        g.armoured.add(key)
+        amount -= 1
+        if g.log is not None:
+            g.note("action", f"{card.name}'s armour absorbs 1")
+        if amount <= 0:
+            return
     if "three-hits-same-turn" in card.abilities:
         g.turn_hits[key] = g.turn_hits.get(key, 0) + 1
         if g.turn_hits[key] >= 3:
@@ -294,6 +303,8 @@ def action_a(g: Game, member: CrewMember, heroic: bool) -> None:
     name = "pulse cannon" if here == LW else "heavy laser"
     if g.log is not None:
         g.note("action", f"{member.label} fires the {name} at {STATION_CODES[here]}")
+    if here == UW:
+        abilities.heavy_laser_fired(g)
 
 
 def action_b(g: Game, member: CrewMember, heroic: bool) -> None:

@@ -76,6 +76,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_STATION_BY_TURN (1ULL << 33) /* station-by-turn */
 #define F_TO_LB_WHEN_HIT (1ULL << 34) /* moves-to-lb-when-hit */
 #define F_ARMOUR (1ULL << 35) /* armour */
+#define F_SHORT_CIRCUIT (1ULL << 36) /* short-circuit */
 
 /* square operations, by code */
 enum {
@@ -153,7 +154,9 @@ enum {
     OP_KO_ALL = 71,
     OP_DROP_ARMOUR = 72,
     OP_DRILL = 73,
-    OP_COUNT = 74
+    OP_DRAIN_CENTRAL_ATTACK_ALL = 74,
+    OP_DESTROY_CAPSULE_ATTACK_ALL = 75,
+    OP_COUNT = 76
 };
 
 /* bounds of the fixed arrays */
@@ -226,6 +229,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0xedd98b3bu /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xeea24de9u /* sa_codes(): ccore.py checks it */
 
 #endif

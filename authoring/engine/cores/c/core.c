@@ -318,9 +318,14 @@ static void enter(Game *g, Crew *m, int station) {
 
 static void destroy(Game *g, Threat *th, Crew *by);
 static void attack(Game *g, Threat *th, int zone, int strength, int shields);
+static void hit_zone(Game *g, Threat *th, int zone, int strength);
 
 static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
     const int32_t *card = th->card;
+    if ((card_flags(card) & F_ARMOUR) && !th->active && !th->armoured) {
+        th->armoured = 1; /* absorbs 1 of the first hit of each turn */
+        if (--amount <= 0) return;
+    }
     if (card_flags(card) & F_THREE_HITS) {
         th->turn_hits++;
         if (th->turn_hits >= 3) th->damage = th->health;
@@ -367,6 +372,12 @@ static void action_a(Game *g, Crew *m, int heroic) {
     if (g->reactors[zone] == 0) return;
     g->reactors[zone]--;
     g->armed[here] = heroic ? 2 : 1;
+    if (here == UW && (g->all_flags & F_SHORT_CIRCUIT)) /* abilities.heavy_laser_fired */
+        for (unsigned left = g->active & g->malfunctions[SYS_A]; left; left &= left - 1) {
+            Threat *th = &g->thr[__builtin_ctz(left)];
+            if (flags(th) & F_SHORT_CIRCUIT)
+                for (int z = 0; z < 3; z++) hit_zone(g, th, z, 1);
+        }
 }
 
 static void action_b(Game *g, Crew *m, int heroic) {
@@ -754,6 +765,18 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     }
     case OP_DESTROY_CAPSULE:
         if (g->fuel) g->fuel--;
+        break;
+    case OP_DRAIN_CENTRAL_ATTACK_ALL: /* attacks only when there was energy to drain */
+        if (g->reactors[WHITE]) {
+            g->reactors[WHITE]--;
+            for (int z = 0; z < 3; z++) hit_zone(g, th, z, a);
+        }
+        break;
+    case OP_DESTROY_CAPSULE_ATTACK_ALL:
+        if (g->fuel) {
+            g->fuel--;
+            for (int z = 0; z < 3; z++) hit_zone(g, th, z, a);
+        }
         break;
     case OP_PUSH_CENTRAL_TO_SHIELD: {
         int room = shield_cap(g, WHITE) - g->shields[WHITE];

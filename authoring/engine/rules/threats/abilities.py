@@ -401,6 +401,36 @@ def drill(g: Game, th: ThreatState) -> None:
         _moved(g, th)
 
 
+@op("drain_central_attack_all")
+def drain_central_attack_all(g: Game, th: ThreatState, strength: int) -> None:
+    """Drains 1 from the central reactor and, when there was energy to drain, attacks every
+    zone for ``strength`` (Pulse Cannon Short Circuit X, docs/rules.md §19.8)."""
+    if g.state.reactors[WHITE]:
+        g.state.reactors[WHITE] -= 1
+        _say(g, f"{th.card.name} drains 1 from the central reactor "
+                f"({g.state.reactors[WHITE]} left)")
+        attack_all(g, th, strength)
+
+
+@op("destroy_capsule_attack_all")
+def destroy_capsule_attack_all(g: Game, th: ThreatState, strength: int) -> None:
+    """Destroys a fuel capsule and, when there was one, attacks every zone for ``strength``
+    (Pulse Cannon Short Circuit Y, docs/rules.md §19.8)."""
+    if g.state.fuel:
+        g.state.fuel -= 1
+        _say(g, f"{th.card.name} destroys a fuel capsule ({g.state.fuel} left)")
+        attack_all(g, th, strength)
+
+
+def heavy_laser_fired(g: Game) -> None:
+    """The upper white heavy laser has just fired: each Pulse Cannon Short Circuit on the
+    ship attacks every zone for 1, at once (docs/rules.md §19.8)."""
+    for th in g.malfunctions:
+        if th.on_board and "short-circuit" in th.card.abilities:
+            _say(g, f"{th.card.name}: the heavy laser's shot short-circuits")
+            attack_all(g, th, 1)
+
+
 @op("destroy_capsule")
 def destroy_capsule(g: Game, th: ThreatState) -> None:
     """Destroys one fuel capsule (Overheated Reactor Y)."""
@@ -865,5 +895,5 @@ ABILITIES: frozenset[str] = frozenset({
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
-    "armour",
+    "armour", "short-circuit",
 })
