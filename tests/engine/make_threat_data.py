@@ -58,6 +58,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "SI3-105": (["UR"], "bots"),
     "I3-107": (["LB"], "bots"),
     "I3-102": (["LW"], "A"),
+    "I3-103": (["UR", "UW", "UB"], "B"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -206,6 +207,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     #     and its X and Y (when they find energy or a capsule) hit every zone ---
     "I3-102": ([["drain_central_attack_all", 1]], [["destroy_capsule_attack_all", 1]],
                [["attack_all", 1]], ["armour", "short-circuit"]),
+    # --- Reversed Shields: X makes the shields absorb nothing, Y reverses them, until it is
+    #     destroyed; one lone repairer in a turn deals 1 more ---
+    "I3-103": ([["shields_ineffective"]], [["shields_reversed"]], [["attack_all", 2]],
+               ["reverses-shields", "lone-repairer-bonus"]),
     # --- the Driller: armour until its X, drills toward the most damaged zone ---
     "I3-107": ([["drop_armour"], ["drill"]], [["drill"]], [[A, 4]], ["armour"]),
     # --- the Super-Carrier: carrier attacks, and the lasers of every zone may target it ---

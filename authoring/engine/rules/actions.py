@@ -246,6 +246,8 @@ def hit_malfunction(g: Game, member: CrewMember, th: ThreatState, amount: int) -
             g.note("action", f"{card.name}'s armour absorbs 1")
         if amount <= 0:
             return
+    if "lone-repairer-bonus" in card.abilities:
+        g.repairers.setdefault(key, set()).add(id(member))
     if "three-hits-same-turn" in card.abilities:
         g.turn_hits[key] = g.turn_hits.get(key, 0) + 1
         if g.turn_hits[key] >= 3:

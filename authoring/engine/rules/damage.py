@@ -100,7 +100,16 @@ def attack(g: Game, th: ThreatState, zone: int, strength: int, *, shields: bool 
             # the interceptors are always at distance 1, between any threat and the ship
             strength = max(0, strength - 2)
             parts.append(f"2 weaker with the interceptors out ({strength})")
-        if shields:
+        mode = abilities.shield_mode(g) if shields and g.shield_breakers else 0
+        if mode == 1:  # Reversed Shields X: the shield absorbs nothing, keeps its energy
+            absorbed = 0
+            parts.append("the shield is ineffective")
+        elif mode == 2:  # its Y: the shield's energy joins the attack (docs/rules.md §19.8)
+            absorbed, added = 0, st.shields[zone]
+            st.shields[zone] = 0
+            strength += added
+            parts.append(f"the reversed shield adds {added} ({strength})")
+        elif shields:
             absorbed = min(st.shields[zone], strength)
             st.shields[zone] -= absorbed
             strength -= absorbed

@@ -118,6 +118,9 @@ class Game:
         # The threats a repair card or a move into a station must look at, in token order.
         self.malfunctions = [th for th in state.threats if th.card.malfunction]
         self.slimes = [th for th in state.threats if "slime" in th.card.abilities]
+        # Reversed Shields: the cards that can turn the shields off (docs/rules.md §19.8)
+        self.shield_breakers = [th for th in state.threats
+                                if "reverses-shields" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)
@@ -162,6 +165,7 @@ class Game:
         self.turn_hits: dict[int, int] = {}  # threat id -> hits this turn
         self.slowed: set[int] = set()  # threat ids that took damage this turn (Energy Snake)
         self.armoured: set[int] = set()  # threat ids whose armour absorbed a hit this turn
+        self.repairers: dict[int, set[int]] = {}  # threat id -> crew members who hit it
 
     def note(self, step: str, text: str) -> None:
         """Records one log line for the current turn (no-op when not recording)."""
@@ -216,6 +220,8 @@ class Game:
             # Blank slots on the ship are the common case: skip the call.
             if member.slots[slot] or member.station == SPACE:
                 actions.act(self, member, turn)
+        if self.repairers:
+            abilities.lone_repairer_bonus(self)
         phase = ship.TURN_PHASE[turn]
         if self.vc_now > st.vc[phase]:
             st.vc[phase] = self.vc_now

@@ -77,6 +77,8 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_TO_LB_WHEN_HIT (1ULL << 34) /* moves-to-lb-when-hit */
 #define F_ARMOUR (1ULL << 35) /* armour */
 #define F_SHORT_CIRCUIT (1ULL << 36) /* short-circuit */
+#define F_REVERSES_SHIELDS (1ULL << 37) /* reverses-shields */
+#define F_LONE_REPAIRER (1ULL << 38) /* lone-repairer-bonus */
 
 /* square operations, by code */
 enum {
@@ -156,7 +158,9 @@ enum {
     OP_DRILL = 73,
     OP_DRAIN_CENTRAL_ATTACK_ALL = 74,
     OP_DESTROY_CAPSULE_ATTACK_ALL = 75,
-    OP_COUNT = 76
+    OP_SHIELDS_INEFFECTIVE = 76,
+    OP_SHIELDS_REVERSED = 77,
+    OP_COUNT = 78
 };
 
 /* bounds of the fixed arrays */
@@ -229,6 +233,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0xeea24de9u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x93cafbfbu /* sa_codes(): ccore.py checks it */
 
 #endif

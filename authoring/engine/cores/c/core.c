@@ -62,6 +62,7 @@ typedef struct {
     int turn_hits, turn_stations; /* malfunction hits this turn (bitmask of stations) */
     int slowed; /* took damage this turn: 2 squares less (F_SLOWED_WHEN_HIT) */
     int armoured; /* its armour absorbed a hit this turn (F_ARMOUR) */
+    int turn_crew; /* bitmask of the crew members who hit it this turn (F_LONE_REPAIRER) */
 } Threat;
 
 typedef struct {
@@ -337,6 +338,7 @@ static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
             g->reactors[zone]--;
         }
         th->damage += amount;
+        if (card_flags(card) & F_LONE_REPAIRER) th->turn_crew |= 1 << (m - g->crew);
         int bonus = card[C_ALL_STATIONS_BONUS];
         if (bonus) {
             int before = __builtin_popcount((unsigned)th->turn_stations) == th->nst;
@@ -601,13 +603,28 @@ static int pilot_out(const Game *g) {
 }
 
 /* returns what the shield absorbed (the Energy Snake repairs that much) */
+/* 0 shields work, 1 ineffective, 2 reversed: a Reversed Shields card not destroyed keeps the
+   mode in its X/Y counter (abilities.shield_mode) */
+static int shield_mode(const Game *g) {
+    for (int t = 0; t < g->nthr; t++) {
+        const Threat *th = &g->thr[t];
+        if ((flags(th) & F_REVERSES_SHIELDS) && th->passes && th->status != DESTROYED)
+            return th->passes;
+    }
+    return 0;
+}
+
 static int attack_plasma(Game *g, Threat *th, int zone, int strength, int shields,
                          int plasmatic) {
     int knock = 0, absorbed = 0;
     if (th->card[C_EXTERNAL]) {
         if (strength > 0) strength += scout_bonus(g, th); /* an attack of 0 is none (§12.2) */
         if ((flags(th) & F_CARRIER) && pilot_out(g)) strength = strength > 2 ? strength - 2 : 0;
-        if (shields) {
+        int mode = shields && (g->all_flags & F_REVERSES_SHIELDS) ? shield_mode(g) : 0;
+        if (mode == 2) { /* reversed: the shield's energy joins the attack */
+            strength += g->shields[zone];
+            g->shields[zone] = 0;
+        } else if (shields && mode == 0) {
             absorbed = g->shields[zone] < strength ? g->shields[zone] : strength;
             g->shields[zone] -= absorbed;
             strength -= absorbed;
@@ -765,6 +782,12 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     }
     case OP_DESTROY_CAPSULE:
         if (g->fuel) g->fuel--;
+        break;
+    case OP_SHIELDS_INEFFECTIVE:
+        th->passes = 1;
+        break;
+    case OP_SHIELDS_REVERSED:
+        th->passes = 2;
         break;
     case OP_DRAIN_CENTRAL_ATTACK_ALL: /* attacks only when there was energy to drain */
         if (g->reactors[WHITE]) {
@@ -1331,6 +1354,18 @@ static void new_turn(Game *g) {
     for (int k = 0; k < g->nmalf; k++) { /* only malfunctions count hits (system_hit) */
         g->thr[g->malf[k]].turn_hits = 0;
         g->thr[g->malf[k]].turn_stations = 0;
+        g->thr[g->malf[k]].turn_crew = 0;
+    }
+}
+
+/* abilities.lone_repairer_bonus: a Reversed Shields hit by one crew member alone this turn */
+static void lone_repairer_bonus(Game *g) {
+    for (unsigned left = g->active & g->malfunctions[SYS_B]; left; left &= left - 1) {
+        Threat *th = &g->thr[__builtin_ctz(left)];
+        if ((flags(th) & F_LONE_REPAIRER) && __builtin_popcount((unsigned)th->turn_crew) == 1) {
+            th->damage++;
+            if (th->damage >= th->health) destroy(g, th, &g->crew[__builtin_ctz(th->turn_crew)]);
+        }
     }
 }
 
@@ -1343,6 +1378,7 @@ static void play_turn(Game *g, int turn) {
         Crew *m = &g->crew[c];
         if (m->slots[slot] || m->station == SPACE) act(g, m, turn);
     }
+    if (g->all_flags & F_LONE_REPAIRER) lone_repairer_bonus(g);
     int phase = TURN_PHASE[turn];
     if (g->vc_now > g->vc[phase]) g->vc[phase] = g->vc_now;
     damage_step(g, 0);

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from authoring.engine.rules import ship
 from authoring.engine.rules.ship import NO_SQUAD, SPACE, STATION_CODES, WHITE, zone_of
+from authoring.engine.rules.state import DESTROYED
 from authoring.engine.rules.trajectories import DISTANCE
 
 if TYPE_CHECKING:
@@ -429,6 +430,45 @@ def heavy_laser_fired(g: Game) -> None:
         if th.on_board and "short-circuit" in th.card.abilities:
             _say(g, f"{th.card.name}: the heavy laser's shot short-circuits")
             attack_all(g, th, 1)
+
+
+@op("shields_ineffective")
+def shields_ineffective(g: Game, th: ThreatState) -> None:
+    """Makes every shield absorb nothing (Reversed Shields X, docs/rules.md §19.8); the state
+    is kept in the threat's X/Y counter (``passes`` 1), so that it lasts as long as the card
+    and snapshots need nothing new."""
+    th.passes = 1
+    _say(g, f"{th.card.name}: the shields are ineffective")
+
+
+@op("shields_reversed")
+def shields_reversed(g: Game, th: ThreatState) -> None:
+    """Reverses every shield: its energy is added to the attack (Reversed Shields Y,
+    ``passes`` 2)."""
+    th.passes = 2
+    _say(g, f"{th.card.name}: the shields are reversed")
+
+
+def shield_mode(g: Game) -> int:
+    """Returns 0 (shields work), 1 (ineffective) or 2 (reversed): the mode of a Reversed
+    Shields card that is not destroyed (docs/rules.md §19.8)."""
+    for th in g.shield_breakers:
+        if th.passes and th.status != DESTROYED:
+            return th.passes
+    return 0
+
+
+def lone_repairer_bonus(g: Game) -> None:
+    """After the crew's actions: a Reversed Shields hit by exactly one crew member this turn
+    takes 1 more damage (docs/rules.md §19.8)."""
+    for th in g.malfunctions:
+        hitters = g.repairers.get(id(th))
+        if th.on_board and hitters is not None and len(hitters) == 1:
+            th.damage += 1
+            _say(g, f"{th.card.name}: one crew member alone repaired it this turn: +1")
+            if th.damage >= th.health:
+                (who,) = hitters
+                g.destroy(th, next(m for m in g.state.crew if id(m) == who))
 
 
 @op("destroy_capsule")
@@ -895,5 +935,5 @@ ABILITIES: frozenset[str] = frozenset({
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
-    "armour", "short-circuit",
+    "armour", "short-circuit", "reverses-shields", "lone-repairer-bonus",
 })
