@@ -59,6 +59,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I3-107": (["LB"], "bots"),
     "I3-102": (["LW"], "A"),
     "I3-103": (["UR", "UW", "UB"], "B"),
+    "SI2-101": (["UW"], "C"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -207,6 +208,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     #     and its X and Y (when they find energy or a capsule) hit every zone ---
     "I3-102": ([["drain_central_attack_all", 1]], [["destroy_capsule_attack_all", 1]],
                [["attack_all", 1]], ["armour", "short-circuit"]),
+    # --- the Phasing Anomaly: phasing, armour every turn; X disrupts the white optics, each Y
+    #     the next zone's (red, then blue); Z knocks out both white stations, then attack 3 ---
+    "SI2-101": ([["disrupt_optics"]], [["disrupt_optics"]],
+                [["ko_stations", "UW", "LW"], [A, 3]], ["phasing", "armour", "disrupts-optics"]),
     # --- Reversed Shields: X makes the shields absorb nothing, Y reverses them, until it is
     #     destroyed; one lone repairer in a turn deals 1 more ---
     "I3-103": ([["shields_ineffective"]], [["shields_reversed"]], [["attack_all", 2]],

@@ -31,7 +31,7 @@ def test_the_rules_page_shows_the_current_table() -> None:
 
 @pytest.mark.parametrize(("card", "words"), [
     ("SE3-104", "moves other threats and knocks out the captain"),
-    ("SI2-101", "disrupted optics"),
+    ("I2-102", "drones in stations"),
     ("SE3-105", "releases a bonus threat"),
 ])
 def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: str) -> None:
@@ -42,11 +42,12 @@ def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: s
 
 
 def test_a_refusal_names_only_the_mechanics_not_played_yet() -> None:
-    # SI2-101 phases (played: docs/rules.md §19.8) and has disrupted optics and armour (not yet)
+    # SI3-106 has an effect at the jump (played: SE1-102, docs/rules.md §19.8) and sabotage
+    # (not yet)
     with pytest.raises(SetupError) as refused:
-        make_setup([(1, "internal", "SI2-101")], "T1 T2 T3 T4")
-    assert "disrupted optics" in str(refused.value)
-    assert MECHANICS["phasing"] not in str(refused.value)
+        make_setup([(1, "internal", "SI3-106")], "T1 T2 T3 T4")
+    assert MECHANICS["sabotage"] in str(refused.value)
+    assert MECHANICS["jump-hook"] not in str(refused.value)
 
 
 def test_the_white_deck_is_played() -> None:
@@ -59,9 +60,9 @@ def test_the_white_deck_is_played() -> None:
 
 
 def test_the_table_shows_cards_of_a_partly_played_mechanic() -> None:
-    row = next(line for line in markdown().splitlines() if line.startswith("| phasing"))
+    row = next(line for line in markdown().splitlines() if line.startswith("| lasers of any"))
     status = row.split("|")[-2].strip()
-    assert status.endswith("I3-106; not yet SI2-101") and status.startswith("E2-102, ")
+    assert status == "SE3-103; not yet SE3-105"
 
 
 def test_a_card_whose_mechanics_are_all_played_elsewhere_says_so(

@@ -218,7 +218,8 @@ def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:
     st = g.state
     here = member.station
     for th in g.malfunctions:
-        if th.status == ACTIVE_THREAT and th.card.system == letter and here in th.stations:
+        if th.status == ACTIVE_THREAT and th.card.system == letter and here in th.stations \
+                and not abilities.phased_out(th):  # out of reach: the action works as usual
             hit_malfunction(g, member, th, 2 if heroic and letter != "C" else 1)
             return True
     if (here, letter) in st.broken:

@@ -121,6 +121,9 @@ class Game:
         # Reversed Shields: the cards that can turn the shields off (docs/rules.md §19.8)
         self.shield_breakers = [th for th in state.threats
                                 if "reverses-shields" in th.card.abilities]
+        # Phasing Anomaly: the cards that can disrupt a zone's optics (docs/rules.md §19.8)
+        self.optics_breakers = [th for th in state.threats
+                                if "disrupts-optics" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)

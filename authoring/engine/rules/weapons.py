@@ -69,6 +69,12 @@ def damage_step(g: Game, *, rockets_only: bool) -> None:
                         hit(th, 1 + bonus, "the pulse cannon")
                         pulsed.add(id(th))
                 continue
+            if g.optics_breakers and abilities.lasers_blind(g, zone):
+                # disrupted optics: the shot is lost, its energy spent (docs/rules.md §19.8)
+                if g.log is not None:
+                    g.note("damage", f"the {ship.ZONE_NAMES[zone]} optics are disrupted: "
+                                     f"the laser at {ship.STATION_CODES[station]} misses")
+                continue
             if station <= UB:
                 strength = ship.HEAVY_STRENGTH[zone] - (
                     g.effects and ship.UPPER_CANNON in st.tokens[zone])

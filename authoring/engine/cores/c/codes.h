@@ -79,6 +79,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_SHORT_CIRCUIT (1ULL << 36) /* short-circuit */
 #define F_REVERSES_SHIELDS (1ULL << 37) /* reverses-shields */
 #define F_LONE_REPAIRER (1ULL << 38) /* lone-repairer-bonus */
+#define F_DISRUPTS_OPTICS (1ULL << 39) /* disrupts-optics */
 
 /* square operations, by code */
 enum {
@@ -160,7 +161,8 @@ enum {
     OP_DESTROY_CAPSULE_ATTACK_ALL = 75,
     OP_SHIELDS_INEFFECTIVE = 76,
     OP_SHIELDS_REVERSED = 77,
-    OP_COUNT = 78
+    OP_DISRUPT_OPTICS = 78,
+    OP_COUNT = 79
 };
 
 /* bounds of the fixed arrays */
@@ -233,6 +235,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0x93cafbfbu /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x86b536aau /* sa_codes(): ccore.py checks it */
 
 #endif

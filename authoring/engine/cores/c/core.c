@@ -354,7 +354,7 @@ static int system_hit(Game *g, Crew *m, int system, int heroic) {
     int here = m->station;
     for (unsigned left = g->active & g->malfunctions[system]; left; left &= left - 1) {
         Threat *th = &g->thr[__builtin_ctz(left)];
-        if (in_stations(th, here)) {
+        if (in_stations(th, here) && !((flags(th) & F_PHASING) && th->active)) {
             hit_malfunction(g, m, th, heroic && system != SYS_C ? 2 : 1);
             return 1;
         }
@@ -783,6 +783,9 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_DESTROY_CAPSULE:
         if (g->fuel) g->fuel--;
         break;
+    case OP_DISRUPT_OPTICS:
+        if (th->passes < 3) th->passes++;
+        break;
     case OP_SHIELDS_INEFFECTIVE:
         th->passes = 1;
         break;
@@ -1166,6 +1169,22 @@ static int eligible(const Threat *th, int weapon) {
     return 1;
 }
 
+/* abilities.lasers_blind: the zone's optics disrupted by a Phasing Anomaly not destroyed
+   (its X/Y counter: white, red, blue) and no targeting assistance this turn */
+static int lasers_blind(const Game *g, int zone) {
+    static const int order[3] = {WHITE, RED, BLUE};
+    if (g->vc_now) return 0;
+    for (int c = 0; c < g->ncrew; c++)
+        if (g->crew[c].station == SPACE) return 0;
+    for (int t = 0; t < g->nthr; t++) {
+        const Threat *th = &g->thr[t];
+        if (!(flags(th) & F_DISRUPTS_OPTICS) || th->status == DESTROYED) continue;
+        for (int k = 0; k < th->passes && k < 3; k++)
+            if (order[k] == zone) return 1;
+    }
+    return 0;
+}
+
 static void damage_step(Game *g, int rockets_only) {
     if (!g->flying) {
         int any = 0;
@@ -1200,6 +1219,7 @@ static void damage_step(Game *g, int rockets_only) {
                 }
                 continue;
             }
+            if ((g->all_flags & F_DISRUPTS_OPTICS) && lasers_blind(g, zone)) continue;
             int strength, weapon;
             if (station <= UB) {
                 strength = HEAVY_STRENGTH[zone] - (g->effects && has_token(g, zone, T_UPPER));

@@ -458,6 +458,30 @@ def shield_mode(g: Game) -> int:
     return 0
 
 
+#: The zones a Phasing Anomaly's X, first Y and second Y disrupt, in that order.
+OPTICS_ORDER: tuple[int, ...] = (WHITE, ship.RED, ship.BLUE)
+
+
+@op("disrupt_optics")
+def disrupt_optics(g: Game, th: ThreatState) -> None:
+    """Disrupts the optics of the next zone of ``OPTICS_ORDER`` (Phasing Anomaly X and Y,
+    docs/rules.md §19.8); the count is kept in the card's X/Y counter (``passes``)."""
+    if th.passes < len(OPTICS_ORDER):
+        _say(g, f"{th.card.name} disrupts the {ship.ZONE_NAMES[OPTICS_ORDER[th.passes]]} "
+                "optics")
+        th.passes += 1
+
+
+def lasers_blind(g: Game, zone: int) -> bool:
+    """Tells whether the zone's lasers lose their shots this turn: its optics are disrupted by
+    a Phasing Anomaly not destroyed, and no targeting assistance was given (no crew member in
+    space, no visual confirmation this turn; docs/rules.md §19.8)."""
+    if g.vc_now or any(member.station == SPACE for member in g.state.crew):
+        return False
+    return any(th.status != DESTROYED and zone in OPTICS_ORDER[:th.passes]
+               for th in g.optics_breakers)
+
+
 def lone_repairer_bonus(g: Game) -> None:
     """After the crew's actions: a Reversed Shields hit by exactly one crew member this turn
     takes 1 more damage (docs/rules.md §19.8)."""
@@ -935,5 +959,5 @@ ABILITIES: frozenset[str] = frozenset({
     "carrier-attacks", "rocket-knocks-off-course", "z-at-jump", "finishing-hit-energy",
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
-    "armour", "short-circuit", "reverses-shields", "lone-repairer-bonus",
+    "armour", "short-circuit", "reverses-shields", "lone-repairer-bonus", "disrupts-optics",
 })
