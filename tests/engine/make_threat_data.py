@@ -60,6 +60,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I3-102": (["LW"], "A"),
     "I3-103": (["UR", "UW", "UB"], "B"),
     "SI2-101": (["UW"], "C"),
+    "I3-104": (["UR"], "C"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -212,6 +213,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     #     the next zone's (red, then blue); Z knocks out both white stations, then attack 3 ---
     "SI2-101": ([["disrupt_optics"]], [["disrupt_optics"]],
                 [["ko_stations", "UW", "LW"], [A, 3]], ["phasing", "armour", "disrupts-optics"]),
+    # --- the Breached Airlock: X seals the white-red doors, Y the white-blue ones (bits of its
+    #     X/Y counter) until it is destroyed; a squad leader's repair deals 1 more ---
+    "I3-104": ([["seal_doors", 1]], [["seal_doors", 2]],
+               [[A, 3], ["ko_stations", "UR", "LR"]], ["seals-doors", "squad-repairs-more"]),
     # --- Reversed Shields: X makes the shields absorb nothing, Y reverses them, until it is
     #     destroyed; one lone repairer in a turn deals 1 more ---
     "I3-103": ([["shields_ineffective"]], [["shields_reversed"]], [["attack_all", 2]],

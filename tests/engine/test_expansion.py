@@ -67,9 +67,9 @@ def test_the_table_shows_cards_of_a_partly_played_mechanic() -> None:
 
 def test_a_card_whose_mechanics_are_all_played_elsewhere_says_so(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # no such card today (I3-101 was one until it was played): pretend I3-104's doors are played
+    # no such card today (I3-101 was one until it was played): pretend SI3-107's parasite is played
     monkeypatch.setattr(expansion, "played_mechanics",
                         lambda: frozenset(MECHANICS))
-    assert expansion.missing_rules("I3-104").startswith(
+    assert expansion.missing_rules("SI3-107").startswith(
         "is not played yet, though the engine plays its mechanics on other cards "
-        f"({MECHANICS['doors']})")
+        f"({MECHANICS['parasite']})")

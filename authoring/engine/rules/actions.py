@@ -180,11 +180,13 @@ def half(g: Game, member: CrewMember, turn: int, code: int) -> None:
     who = member.label
     here = member.station
     if kind in (MOVE_RED, MOVE_BLUE):
-        to = ship.neighbour(here, -1 if kind == MOVE_RED else 1)
+        to = abilities.walk(g, here, -1 if kind == MOVE_RED else 1)
         if to != here:
             if g.log is not None:
                 g.note("action", f"{who} moves {STATION_CODES[here]} -> {STATION_CODES[to]}")
             enter(g, member, to)
+        elif g.log is not None and ship.neighbour(here, -1 if kind == MOVE_RED else 1) != here:
+            g.note("action", f"{who}: the door is sealed, no move")
     elif kind == LIFT:
         zone = zone_of(here)
         damaged = g.effects and ship.GRAVOLIFT in g.state.tokens[zone]
@@ -199,6 +201,8 @@ def half(g: Game, member: CrewMember, turn: int, code: int) -> None:
             delay(g, member, turn + 1)
     elif kind == HMOVE:
         to = (code >> 8) - 1
+        if g.door_breakers:  # sealed doors stop it on the way (docs/rules.md §19.8)
+            to = abilities.heroic_reach(g, here, to)
         if g.log is not None:
             g.note("action", f"{who} moves heroically to {STATION_CODES[to]}")
         if to != here:
@@ -220,7 +224,10 @@ def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:
     for th in g.malfunctions:
         if th.status == ACTIVE_THREAT and th.card.system == letter and here in th.stations \
                 and not abilities.phased_out(th):  # out of reach: the action works as usual
-            hit_malfunction(g, member, th, 2 if heroic and letter != "C" else 1)
+            amount = 2 if heroic and letter != "C" else 1
+            if "squad-repairs-more" in th.card.abilities and member.squad == ACTIVE:
+                amount += 1  # a squad leader (Breached Airlock, docs/rules.md §19.8)
+            hit_malfunction(g, member, th, amount)
             return True
     if (here, letter) in st.broken:
         if g.log is not None:

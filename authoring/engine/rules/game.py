@@ -124,6 +124,8 @@ class Game:
         # Phasing Anomaly: the cards that can disrupt a zone's optics (docs/rules.md §19.8)
         self.optics_breakers = [th for th in state.threats
                                 if "disrupts-optics" in th.card.abilities]
+        # Breached Airlock: the cards that can seal the doors (docs/rules.md §19.8)
+        self.door_breakers = [th for th in state.threats if "seals-doors" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)

@@ -80,6 +80,8 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_REVERSES_SHIELDS (1ULL << 37) /* reverses-shields */
 #define F_LONE_REPAIRER (1ULL << 38) /* lone-repairer-bonus */
 #define F_DISRUPTS_OPTICS (1ULL << 39) /* disrupts-optics */
+#define F_SEALS_DOORS (1ULL << 40) /* seals-doors */
+#define F_SQUAD_REPAIRS_MORE (1ULL << 41) /* squad-repairs-more */
 
 /* square operations, by code */
 enum {
@@ -162,7 +164,8 @@ enum {
     OP_SHIELDS_INEFFECTIVE = 76,
     OP_SHIELDS_REVERSED = 77,
     OP_DISRUPT_OPTICS = 78,
-    OP_COUNT = 79
+    OP_SEAL_DOORS = 79,
+    OP_COUNT = 80
 };
 
 /* bounds of the fixed arrays */
@@ -235,6 +238,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0x86b536aau /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x150df575u /* sa_codes(): ccore.py checks it */
 
 #endif

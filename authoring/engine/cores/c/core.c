@@ -232,6 +232,10 @@ static inline int neighbour(int station, int direction) {
     return zone < 0 || zone > 2 ? station : station - station % 3 + zone;
 }
 
+/* abilities.door_sealed / walk: a step along the deck, none through a door a Breached Airlock
+   sealed (its X/Y counter: 1 white-red, 2 white-blue) while it is not destroyed */
+static int walk(const Game *g, int station, int direction);
+
 static inline int other_deck(int station) { return (station + 3) % 6; }
 
 static inline int has_token(const Game *g, int zone, int kind) {
@@ -355,7 +359,9 @@ static int system_hit(Game *g, Crew *m, int system, int heroic) {
     for (unsigned left = g->active & g->malfunctions[system]; left; left &= left - 1) {
         Threat *th = &g->thr[__builtin_ctz(left)];
         if (in_stations(th, here) && !((flags(th) & F_PHASING) && th->active)) {
-            hit_malfunction(g, m, th, heroic && system != SYS_C ? 2 : 1);
+            int amount = heroic && system != SYS_C ? 2 : 1;
+            if ((flags(th) & F_SQUAD_REPAIRS_MORE) && m->squad == SQ_ACTIVE) amount++;
+            hit_malfunction(g, m, th, amount);
             return 1;
         }
     }
@@ -487,13 +493,39 @@ static void action_bots(Game *g, Crew *m, int heroic) {
     if (gone) destroy(g, th, m);
 }
 
+static int walk(const Game *g, int station, int direction) {
+    int to = neighbour(station, direction);
+    if (to == station || !(g->all_flags & F_SEALS_DOORS)) return to;
+    int za = zone_of(station), zb = zone_of(to);
+    int doors = (za == RED || zb == RED) ? 1 : 2;
+    for (int t = 0; t < g->nthr; t++) {
+        const Threat *th = &g->thr[t];
+        if ((flags(th) & F_SEALS_DOORS) && th->status != DESTROYED && (th->passes & doors))
+            return station;
+    }
+    return to;
+}
+
+/* abilities.heroic_reach: along the deck toward the target's zone, then the other deck;
+   before the first sealed door */
+static int heroic_reach(const Game *g, int here, int to) {
+    if (zone_of(here) == zone_of(to)) return to;
+    int direction = zone_of(to) < zone_of(here) ? -1 : 1, station = here;
+    while (zone_of(station) != zone_of(to)) {
+        int step = walk(g, station, direction);
+        if (step == station) return station;
+        station = step;
+    }
+    return to;
+}
+
 /* One action on the ship: a single card or one half of a double action (actions.half). */
 static void half(Game *g, Crew *m, int turn, int code) {
     int kind = code & KIND_MASK, heroic = (code & HEROIC_BIT) != 0;
     if (kind == K_BLANK) return;
     int here = m->station;
     if (kind == K_RED || kind == K_BLUE) {
-        int to = neighbour(here, kind == K_RED ? -1 : 1);
+        int to = walk(g, here, kind == K_RED ? -1 : 1);
         if (to != here) enter(g, m, to);
     } else if (kind == K_LIFT) {
         int zone = zone_of(here);
@@ -504,6 +536,7 @@ static void half(Game *g, Crew *m, int turn, int code) {
         if (late) delay(g, m, turn + 1);
     } else if (kind == K_HMOVE) {
         int to = (code >> 8) - 1;
+        if (g->all_flags & F_SEALS_DOORS) to = heroic_reach(g, here, to);
         if (to != here) enter(g, m, to);
     } else if (kind == K_A) {
         action_a(g, m, heroic);
@@ -783,6 +816,9 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_DESTROY_CAPSULE:
         if (g->fuel) g->fuel--;
         break;
+    case OP_SEAL_DOORS:
+        th->passes |= a;
+        break;
     case OP_DISRUPT_OPTICS:
         if (th->passes < 3) th->passes++;
         break;
@@ -864,21 +900,21 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         th->level = a == 2 ? 2 : (th->level > 1 ? th->level : 1);
         break;
     case OP_MOVE:
-        for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);
+        for (int i = 0; i < th->nst; i++) th->st[i] = walk(g, th->st[i], a);
         break;
     case OP_CHANGE_DECK:
         for (int i = 0; i < th->nst; i++) th->st[i] = other_deck(th->st[i]);
         break;
     case OP_MOVE_IF_DAMAGED_ELSE_ATTACK:
         if (th->damage) {
-            for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);
+            for (int i = 0; i < th->nst; i++) th->st[i] = walk(g, th->st[i], a);
         } else {
             hit_zone(g, th, own_zone(th), b);
         }
         break;
     case OP_SEEK: {
         int here = th->st[0];
-        int options[3] = {neighbour(here, -1), neighbour(here, 1), other_deck(here)};
+        int options[3] = {walk(g, here, -1), walk(g, here, 1), other_deck(here)};
         int counts[6] = {0}, used = 0;
         for (int k = 0; k < 3; k++)
             if (options[k] != here) used |= 1 << options[k];
@@ -903,7 +939,7 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         int before[MAX_SPOTS];
         memcpy(before, th->st, sizeof before);
         for (int i = 0; i < n; i++) {
-            int to = neighbour(before[i], a);
+            int to = walk(g, before[i], a);
             if (to != before[i] && !in_stations(th, to) && th->nst < MAX_SPOTS) {
                 th->st[th->nst++] = to;
                 th->spots[th->nspots++] = 1;
@@ -961,7 +997,7 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         if (leaders > 1) target = WHITE;
         int here = zone_of(th->st[0]);
         if (target != here)
-            for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], target < here ? -1 : 1);
+            for (int i = 0; i < th->nst; i++) th->st[i] = walk(g, th->st[i], target < here ? -1 : 1);
         break;
     }
     case OP_KO_ALL: /* everyone, the pilot in space too */
@@ -1067,7 +1103,7 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         if (th->passes < 1000) th->passes = th->passes * 10 + th->st[0] + 1;
         break;
     case OP_MOVE_PHASING:
-        for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], th->active ? b : a);
+        for (int i = 0; i < th->nst; i++) th->st[i] = walk(g, th->st[i], th->active ? b : a);
         break;
     case OP_MINES_EXPLODE: {
         int mines = th->passes, order[8], n = 0;
@@ -1078,7 +1114,7 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     }
     case OP_MOVE_IF_PRESENT:
         if (present(g, th))
-            for (int i = 0; i < th->nst; i++) th->st[i] = neighbour(th->st[i], a);
+            for (int i = 0; i < th->nst; i++) th->st[i] = walk(g, th->st[i], a);
         break;
     case OP_ATTACK_IF_PRESENT_ELSE_REPAIR:
         if (present(g, th))

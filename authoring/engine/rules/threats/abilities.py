@@ -398,7 +398,7 @@ def drill(g: Game, th: ThreatState) -> None:
     target = leaders[0] if len(leaders) == 1 else WHITE
     here = zone_of(th.stations[0])
     if target != here:
-        th.stations = [ship.neighbour(s, -1 if target < here else 1) for s in th.stations]
+        th.stations = [walk(g, s, -1 if target < here else 1) for s in th.stations]
         _moved(g, th)
 
 
@@ -456,6 +456,54 @@ def shield_mode(g: Game) -> int:
         if th.passes and th.status != DESTROYED:
             return th.passes
     return 0
+
+
+#: The doors a Breached Airlock seals, one bit each in its X/Y counter: white-red, white-blue.
+RED_DOORS, BLUE_DOORS = 1, 2
+
+
+@op("seal_doors")
+def seal_doors(g: Game, th: ThreatState, doors: int) -> None:
+    """Seals the doors of one side of white, on both decks (Breached Airlock X: ``RED_DOORS``,
+    Y: ``BLUE_DOORS``; docs/rules.md §19.8); kept in the card's X/Y counter (``passes``)."""
+    th.passes |= doors
+    _say(g, f"{th.card.name} seals the doors between white and "
+            f"{'red' if doors == RED_DOORS else 'blue'}")
+
+
+def door_sealed(g: Game, here: int, to: int) -> bool:
+    """Tells whether a walk from ``here`` to the next station ``to`` crosses a sealed door: one
+    a Breached Airlock sealed and that is not destroyed."""
+    zones = {zone_of(here), zone_of(to)}
+    if len(zones) < 2:
+        return False
+    doors = RED_DOORS if ship.RED in zones else BLUE_DOORS
+    return any(th.status != DESTROYED and th.passes & doors for th in g.door_breakers)
+
+
+def walk(g: Game, station: int, direction: int) -> int:
+    """Returns the station one step toward red (-1) or blue (+1) on the same deck; the same
+    station at the end of the deck or before a sealed door (docs/rules.md §19.8). Every walk of
+    the crew and of the intruders goes through here."""
+    to = ship.neighbour(station, direction)
+    if to != station and g.door_breakers and door_sealed(g, station, to):
+        return station
+    return to
+
+
+def heroic_reach(g: Game, here: int, to: int) -> int:
+    """Where a heroic move to ``to`` ends with sealed doors: along the deck toward the target's
+    zone, then to the other deck; before the first sealed door when there is one."""
+    if zone_of(here) == zone_of(to):
+        return to
+    direction = -1 if zone_of(to) < zone_of(here) else 1
+    station = here
+    while zone_of(station) != zone_of(to):
+        step = walk(g, station, direction)
+        if step == station:
+            return station
+        station = step
+    return to
 
 
 #: The zones a Phasing Anomaly's X, first Y and second Y disrupt, in that order.
@@ -658,7 +706,7 @@ def fissure(g: Game, th: ThreatState, where: str) -> None:
 def move(g: Game, th: ThreatState, direction: str) -> None:
     """Moves an intruder one station toward red or blue (stays at the end of the deck)."""
     step = -1 if direction == "red" else 1
-    th.stations = [ship.neighbour(s, step) for s in th.stations]
+    th.stations = [walk(g, s, step) for s in th.stations]
     _moved(g, th)
 
 
@@ -713,7 +761,7 @@ def attack_if_present_else_repair(g: Game, th: ThreatState, strength: int, amoun
 def seek(g: Game, th: ThreatState) -> None:
     """Moves to the neighbouring station with the most conscious crew; stays on a tie."""
     here = th.stations[0]
-    options = {ship.neighbour(here, -1), ship.neighbour(here, 1), ship.other_deck(here)}
+    options = {walk(g, here, -1), walk(g, here, 1), ship.other_deck(here)}
     options.discard(here)
     counts = {s: sum(1 for c in _on_ship(g) if c.station == s) for s in options}
     best = max(counts.values())
@@ -728,7 +776,7 @@ def slime_spread(g: Game, th: ThreatState, direction: str) -> None:
     """Spreads every slime spot one station toward red or blue (1-health offshoots)."""
     step = -1 if direction == "red" else 1
     for station in list(th.stations):
-        to = ship.neighbour(station, step)
+        to = walk(g, station, step)
         if to != station and to not in th.stations:
             th.stations.append(to)
             th.spots.append(1)
@@ -960,4 +1008,5 @@ ABILITIES: frozenset[str] = frozenset({
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
     "armour", "short-circuit", "reverses-shields", "lone-repairer-bonus", "disrupts-optics",
+    "seals-doors", "squad-repairs-more",
 })
