@@ -61,6 +61,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I3-103": (["UR", "UW", "UB"], "B"),
     "SI2-101": (["UW"], "C"),
     "I3-104": (["UR"], "C"),
+    "SI3-101": (["UB"], "bots"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -213,6 +214,11 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     #     the next zone's (red, then blue); Z knocks out both white stations, then attack 3 ---
     "SI2-101": ([["disrupt_optics"]], [["disrupt_optics"]],
                 [["ko_stations", "UW", "LW"], [A, 3]], ["phasing", "armour", "disrupts-optics"]),
+    # --- the Rabid Beast: infects whoever shares its station; the infection strikes at its Z,
+    #     or at its marker's when it was destroyed ---
+    "SI3-101": ([["infect"], ["move", "red"], ["move", "red"]],
+                [["infect"], ["change_deck"], ["move", "blue"]], [[A, 4], ["infection"]],
+                ["fights-back", "infects"]),
     # --- the Breached Airlock: X seals the white-red doors, Y the white-blue ones (bits of its
     #     X/Y counter) until it is destroyed; a squad leader's repair deals 1 more ---
     "I3-104": ([["seal_doors", 1]], [["seal_doors", 2]],

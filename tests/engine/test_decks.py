@@ -100,14 +100,16 @@ def test_a_red_deck_needs_the_expansion() -> None:
 
 
 def test_a_pile_too_small_for_the_mission_is_reported() -> None:
-    # two serious internal threats from the red serious internal pile (one played card)
-    events = tuple(dataclasses.replace(e, zone="internal") if getattr(e, "serious", False)
-                   else e for e in MISSION_1.events)
+    # every threat of mission 1 (six) a serious internal one, drawn from the red serious
+    # internal pile: fewer of its cards are played (docs/rules.md §19.7)
+    held = len(deck_cards(False, True, "red", True))
+    assert held < len(MISSION_1.threats())
+    events = tuple(dataclasses.replace(e, zone="internal", serious=True, unconfirmed=False)
+                   if hasattr(e, "serious") else e for e in MISSION_1.events)
     mission = dataclasses.replace(MISSION_1, events=events, decks=Decks("mixed", "red", True))
-    assert len(deck_cards(False, True, "red", True)) == 1
     (key, message), = deck_problems(mission)
     assert key == "serious"
-    assert message.startswith("the serious internal deck (red, with the expansion) holds 1 "
-                              "card the engine plays, and the mission draws 2 from it")
+    cards = f"{held} card{'s' if held != 1 else ''}"
+    assert message.startswith(f"the serious internal deck (red, with the expansion) holds "
+                              f"{cards} the engine plays, and the mission draws 6 from it")
     assert not deck_problems(_with(mission, Decks("mixed", "mixed", True)))
-

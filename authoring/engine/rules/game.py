@@ -390,6 +390,8 @@ class Game:
         tracks = self.track_actions
         for th in self.state.threats:
             if th.status != ACTIVE_THREAT:
+                if th.passes and th.status == DESTROYED and "infects" in th.card.abilities:
+                    abilities.infection_moves(self, th)  # its marker goes on (docs/rules.md §19.8)
                 continue
             actions = tracks[th.zone]
             steps = th.speed

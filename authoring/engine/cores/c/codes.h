@@ -82,6 +82,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_DISRUPTS_OPTICS (1ULL << 39) /* disrupts-optics */
 #define F_SEALS_DOORS (1ULL << 40) /* seals-doors */
 #define F_SQUAD_REPAIRS_MORE (1ULL << 41) /* squad-repairs-more */
+#define F_INFECTS (1ULL << 42) /* infects */
 
 /* square operations, by code */
 enum {
@@ -165,7 +166,9 @@ enum {
     OP_SHIELDS_REVERSED = 77,
     OP_DISRUPT_OPTICS = 78,
     OP_SEAL_DOORS = 79,
-    OP_COUNT = 80
+    OP_INFECT = 80,
+    OP_INFECTION = 81,
+    OP_COUNT = 82
 };
 
 /* bounds of the fixed arrays */
@@ -238,6 +241,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0x150df575u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xac29120cu /* sa_codes(): ccore.py checks it */
 
 #endif

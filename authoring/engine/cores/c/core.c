@@ -324,6 +324,7 @@ static void enter(Game *g, Crew *m, int station) {
 static void destroy(Game *g, Threat *th, Crew *by);
 static void attack(Game *g, Threat *th, int zone, int strength, int shields);
 static void hit_zone(Game *g, Threat *th, int zone, int strength);
+static void infection(Game *g, Threat *th);
 
 static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
     const int32_t *card = th->card;
@@ -816,6 +817,13 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_DESTROY_CAPSULE:
         if (g->fuel) g->fuel--;
         break;
+    case OP_INFECT: /* the conscious figures in its station (abilities.infect) */
+        for (int c = 0; c < g->ncrew; c++)
+            if (on_ship(&g->crew[c]) && g->crew[c].station == th->st[0]) th->passes |= 1 << c;
+        break;
+    case OP_INFECTION:
+        infection(g, th);
+        break;
     case OP_SEAL_DOORS:
         th->passes |= a;
         break;
@@ -1148,10 +1156,33 @@ static int advance(Game *g, Threat *th) {
    left behind, so the move jumps to the next square with a letter, runs it (advance) and goes
    on with the steps left (the threat's square read again: an operation may move it). The
    threats are taken from the live mask: one destroyed on the way is skipped, as in game.py. */
+/* abilities.infection: each infected figure (bits of the X/Y counter), conscious and on the
+   ship, damages his own zone for 2, in plan order; then it is over */
+static void infection(Game *g, Threat *th) {
+    for (int c = 0; c < g->ncrew; c++) {
+        Crew *m = &g->crew[c];
+        if ((th->passes >> c & 1) && !m->out && m->station != SPACE)
+            damage_ship(g, zone_of(m->station), 2 * multiplier(g, zone_of(m->station)));
+    }
+    th->passes = 0;
+}
+
 static void threat_step(Game *g) {
-    for (unsigned left = g->active; left;) {
+    unsigned markers = 0; /* destroyed Rabid Beasts whose infection marker goes on */
+    if (g->all_flags & F_INFECTS)
+        for (int t = 0; t < g->nthr; t++)
+            if ((flags(&g->thr[t]) & F_INFECTS) && g->thr[t].status == DESTROYED
+                && g->thr[t].passes)
+                markers |= 1U << t;
+    for (unsigned left = g->active | markers; left;) {
         int t = __builtin_ctz(left);
         Threat *th = &g->thr[t];
+        if (markers >> t & 1) { /* abilities.infection_moves */
+            th->square = th->square - th->speed > 1 ? th->square - th->speed : 1;
+            if (th->square == 1) infection(g, th);
+            left = (g->active | markers) & ~((2U << t) - 1U);
+            continue;
+        }
         const int8_t *below = g->below[th->zone];
         int steps = th->speed;
         if (th->slowed) steps = steps > 2 ? steps - 2 : 0; /* hit this turn (game.py) */
@@ -1170,7 +1201,7 @@ static void threat_step(Game *g) {
         if ((flags(th) & F_PHASING) && th->status == ACTIVE_THREAT) th->active = !th->active;
         /* +1 at the end of every turn on its track, after its move (Planetoid, game.py) */
         if ((flags(th) & F_SPEEDS_UP) && th->status == ACTIVE_THREAT) th->speed++;
-        left = g->active & ~((2U << t) - 1U);
+        left = (g->active | markers) & ~((2U << t) - 1U);
     }
 }
 

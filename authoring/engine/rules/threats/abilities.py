@@ -458,6 +458,38 @@ def shield_mode(g: Game) -> int:
     return 0
 
 
+@op("infect")
+def infect(g: Game, th: ThreatState) -> None:
+    """Infects the conscious figures in the intruder's station (Rabid Beast X and Y,
+    docs/rules.md §19.8): one bit per crew member, by plan order, in the card's X/Y counter."""
+    for index, member in enumerate(g.state.crew):
+        if member.station != SPACE and not member.out and member.station in th.stations \
+                and not th.passes >> index & 1:
+            th.passes |= 1 << index
+            _say(g, f"{th.card.name} infects {member.label}")
+
+
+@op("infection")
+def infection(g: Game, th: ThreatState) -> None:
+    """The infection strikes: each infected figure, conscious and on the ship, damages his own
+    zone for 2, in plan order (the Beast's Z, or its marker's); then it is over."""
+    for index, member in enumerate(g.state.crew):
+        if th.passes >> index & 1 and not member.out and member.station != SPACE:
+            zone = zone_of(member.station)
+            _say(g, f"the infection strikes through {member.label}: 2 on "
+                    f"{ship.ZONE_NAMES[zone]}")
+            g.damage_ship(zone, 2 * g.multiplier(zone), th.card.name)
+    th.passes = 0
+
+
+def infection_moves(g: Game, th: ThreatState) -> None:
+    """Moves a destroyed Rabid Beast's infection marker on from where the Beast was, at its
+    speed; at the track's Z (square 1) the infection strikes (docs/rules.md §19.8)."""
+    th.square = max(1, th.square - th.speed)
+    if th.square == 1:
+        infection(g, th)
+
+
 #: The doors a Breached Airlock seals, one bit each in its X/Y counter: white-red, white-blue.
 RED_DOORS, BLUE_DOORS = 1, 2
 
@@ -1008,5 +1040,5 @@ ABILITIES: frozenset[str] = frozenset({
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
     "armour", "short-circuit", "reverses-shields", "lone-repairer-bonus", "disrupts-optics",
-    "seals-doors", "squad-repairs-more",
+    "seals-doors", "squad-repairs-more", "infects",
 })
