@@ -62,6 +62,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "SI2-101": (["UW"], "C"),
     "I3-104": (["UR"], "C"),
     "SI3-101": (["UB"], "bots"),
+    "SI3-107": ([], "bots"),  # in no station until it attaches to a crew member
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -214,6 +215,9 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     #     the next zone's (red, then blue); Z knocks out both white stations, then attack 3 ---
     "SI2-101": ([["disrupt_optics"]], [["disrupt_optics"]],
                 [["ko_stations", "UW", "LW"], [A, 3]], ["phasing", "armour", "disrupts-optics"]),
+    # --- the Parasite: rides the first crew member who enters a station after it appears ---
+    "SI3-107": ([["drain_host_station"]], [["ko_host_station_others"]],
+                [["attack_host_zone", 5]], ["fights-back", "rides-crew"]),
     # --- the Rabid Beast: infects whoever shares its station; the infection strikes at its Z,
     #     or at its marker's when it was destroyed ---
     "SI3-101": ([["infect"], ["move", "red"], ["move", "red"]],

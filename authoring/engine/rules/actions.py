@@ -103,8 +103,11 @@ def knock_out(g: Game, member: CrewMember) -> None:
 
 
 def enter(g: Game, member: CrewMember, station: int) -> None:
-    """Moves a figure into a station and applies entry effects (slime, contamination)."""
+    """Moves a figure into a station and applies entry effects (slime, contamination, a
+    Parasite that attaches or follows)."""
     member.station = station
+    if g.riders:
+        abilities.ride(g, member)
     st = g.state
     if station in st.contaminated:
         knock_out(g, member)
@@ -370,6 +373,8 @@ def action_c(g: Game, member: CrewMember, turn: int) -> None:
     if here == UR:
         if member.squad == ACTIVE and not any(c.station == SPACE for c in st.crew):
             member.station = SPACE
+            if g.riders:
+                abilities.ride(g, member)
             g.pilot_heroic = False
             if g.log is not None:
                 g.note("action", f"{who} flies out with the interceptors")
@@ -408,7 +413,8 @@ def action_bots(g: Game, member: CrewMember, heroic: bool) -> None:
     here = member.station
     for th in g.state.threats:
         if th.status == ACTIVE_THREAT and th.card.system == "bots" and here in th.stations \
-                and not abilities.phased_out(th):  # out of reach (docs/rules.md §19.8)
+                and not abilities.phased_out(th) \
+                and not abilities.rides(g, th, member):  # out of reach (docs/rules.md §19.8)
             break
     else:
         return

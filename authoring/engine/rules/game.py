@@ -126,6 +126,8 @@ class Game:
                                 if "disrupts-optics" in th.card.abilities]
         # Breached Airlock: the cards that can seal the doors (docs/rules.md §19.8)
         self.door_breakers = [th for th in state.threats if "seals-doors" in th.card.abilities]
+        # Parasite: the cards that ride a crew member (docs/rules.md §19.8)
+        self.riders = [th for th in state.threats if "rides-crew" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)

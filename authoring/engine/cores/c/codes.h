@@ -83,6 +83,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_SEALS_DOORS (1ULL << 40) /* seals-doors */
 #define F_SQUAD_REPAIRS_MORE (1ULL << 41) /* squad-repairs-more */
 #define F_INFECTS (1ULL << 42) /* infects */
+#define F_RIDES_CREW (1ULL << 43) /* rides-crew */
 
 /* square operations, by code */
 enum {
@@ -168,7 +169,10 @@ enum {
     OP_SEAL_DOORS = 79,
     OP_INFECT = 80,
     OP_INFECTION = 81,
-    OP_COUNT = 82
+    OP_DRAIN_HOST_STATION = 82,
+    OP_KO_HOST_STATION_OTHERS = 83,
+    OP_ATTACK_HOST_ZONE = 84,
+    OP_COUNT = 85
 };
 
 /* bounds of the fixed arrays */
@@ -241,6 +245,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0xac29120cu /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x1a03fc90u /* sa_codes(): ccore.py checks it */
 
 #endif

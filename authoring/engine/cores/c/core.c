@@ -308,8 +308,25 @@ static void knock_out(Crew *m) {
     if (m->squad != NO_SQUAD) m->squad = SQ_DISABLED;
 }
 
+/* abilities.ride: a waiting Parasite (X/Y counter 0) attaches to the first figure entering a
+   station of the ship; a Parasite rides along with its host (plan place + 1), in space in no
+   station */
+static void ride(Game *g, Crew *m) {
+    int c = (int)(m - g->crew);
+    for (unsigned left = g->active; left; left &= left - 1) {
+        Threat *th = &g->thr[__builtin_ctz(left)];
+        if (!(flags(th) & F_RIDES_CREW)) continue;
+        if (!th->passes && m->station != SPACE) th->passes = c + 1;
+        if (th->passes == c + 1) {
+            th->nst = m->station == SPACE ? 0 : 1;
+            th->st[0] = m->station == SPACE ? 0 : m->station;
+        }
+    }
+}
+
 static void enter(Game *g, Crew *m, int station) {
     m->station = station;
+    if (g->all_flags & F_RIDES_CREW) ride(g, m);
     if (station < 6 && (g->contaminated >> station & 1)) knock_out(m);
     if (!(g->all_flags & F_SLIME)) return; /* no Slime in this game */
     for (int t = 0; t < g->nthr; t++) {
@@ -425,6 +442,7 @@ static void action_c(Game *g, Crew *m, int turn) {
             for (int c = 0; c < g->ncrew; c++)
                 if (g->crew[c].station == SPACE) return;
             m->station = SPACE;
+            if (g->all_flags & F_RIDES_CREW) ride(g, m);
             g->pilot_heroic = 0;
         }
     } else if (here == UW) {
@@ -454,8 +472,9 @@ static void action_bots(Game *g, Crew *m, int heroic) {
     Threat *th = 0;
     for (unsigned left = g->active & g->bots; left; left &= left - 1) {
         Threat *cand = &g->thr[__builtin_ctz(left)];
-        if (in_stations(cand, here) && !((flags(cand) & F_PHASING) && cand->active)) {
-            th = cand;
+        if (in_stations(cand, here) && !((flags(cand) & F_PHASING) && cand->active)
+            && !((flags(cand) & F_RIDES_CREW) && cand->passes == (int)(m - g->crew) + 1)) {
+            th = cand; /* not a Parasite riding the attacker */
             break;
         }
     }
@@ -696,6 +715,7 @@ static void destroy(Game *g, Threat *th, Crew *by) {
         }
     }
     if ((f & F_KO_DESTROYER) && by) knock_out(by);
+    if ((f & F_RIDES_CREW) && th->passes) knock_out(&g->crew[th->passes - 1]); /* its host */
 }
 
 static void survive(Game *g, Threat *th) {
@@ -824,6 +844,29 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_INFECTION:
         infection(g, th);
         break;
+    case OP_DRAIN_HOST_STATION: { /* the shield upstairs, the reactor downstairs */
+        const Crew *host = th->passes ? &g->crew[th->passes - 1] : NULL;
+        if (host && host->station != SPACE) {
+            int zone = zone_of(host->station);
+            int *store = host->station <= UB ? &g->shields[zone] : &g->reactors[zone];
+            if (*store) (*store)--;
+        }
+        break;
+    }
+    case OP_KO_HOST_STATION_OTHERS: {
+        Crew *host = th->passes ? &g->crew[th->passes - 1] : NULL;
+        if (host && host->station != SPACE)
+            for (int c = 0; c < g->ncrew; c++)
+                if (&g->crew[c] != host && on_ship(&g->crew[c])
+                    && g->crew[c].station == host->station)
+                    knock_out(&g->crew[c]);
+        break;
+    }
+    case OP_ATTACK_HOST_ZONE: {
+        const Crew *host = th->passes ? &g->crew[th->passes - 1] : NULL;
+        hit_zone(g, th, host && host->station != SPACE ? zone_of(host->station) : WHITE, a);
+        break;
+    }
     case OP_SEAL_DOORS:
         th->passes |= a;
         break;

@@ -458,6 +458,72 @@ def shield_mode(g: Game) -> int:
     return 0
 
 
+# --- the Parasite: its host is its place in the plan + 1 in the X/Y counter (0: waiting) ---
+
+def _host(g: Game, th: ThreatState) -> CrewMember | None:
+    return g.state.crew[th.passes - 1] if th.passes else None
+
+
+def rides(g: Game, th: ThreatState, member: CrewMember) -> bool:
+    """Tells whether ``th`` is a Parasite riding ``member`` (its host cannot fight it)."""
+    return bool(th.passes) and "rides-crew" in th.card.abilities and _host(g, th) is member
+
+
+def ride(g: Game, member: CrewMember) -> None:
+    """``member`` has just entered a station (or space): a waiting Parasite attaches to him
+    when it is a station of the ship, and a Parasite rides along with its host; in space it
+    is in no station (docs/rules.md §19.8)."""
+    for th in g.riders:
+        if not th.on_board:
+            continue
+        if not th.passes and member.station != SPACE:
+            th.passes = next(i for i, c in enumerate(g.state.crew) if c is member) + 1
+            _say(g, f"{th.card.name} attaches to {member.label}")
+        if _host(g, th) is member:
+            th.stations = [] if member.station == SPACE else [member.station]
+
+
+@op("drain_host_station")
+def drain_host_station(g: Game, th: ThreatState) -> None:
+    """Drains 1 from the host's station: the zone's shield upstairs, its reactor downstairs
+    (Parasite X); nothing without a host on the ship."""
+    host = _host(g, th)
+    if host is None or host.station == SPACE:
+        return
+    zone = zone_of(host.station)
+    store = g.state.shields if host.station <= ship.UB else g.state.reactors
+    if store[zone]:
+        store[zone] -= 1
+        _say(g, f"{th.card.name} drains 1 from {STATION_CODES[host.station]}")
+
+
+@op("ko_host_station_others")
+def ko_host_station_others(g: Game, th: ThreatState) -> None:
+    """Knocks out the other figures in the host's station (Parasite Y)."""
+    host = _host(g, th)
+    if host is None or host.station == SPACE:
+        return
+    for member in _on_ship(g):
+        if member is not host and member.station == host.station:
+            g.knock_out(member)
+
+
+@op("attack_host_zone")
+def attack_host_zone(g: Game, th: ThreatState, strength: int) -> None:
+    """Attacks the host's zone; white when it has no host or its host is in space (Parasite
+    Z)."""
+    host = _host(g, th)
+    _hit_zone(g, th, WHITE if host is None or host.station == SPACE
+              else zone_of(host.station), strength)
+
+
+def _ko_host(g: Game, th: ThreatState, by: Any) -> None:
+    """Destroying a Parasite knocks its host out (docs/rules.md §19.8)."""
+    host = _host(g, th)
+    if host is not None:
+        g.knock_out(host)
+
+
 @op("infect")
 def infect(g: Game, th: ThreatState) -> None:
     """Infects the conscious figures in the intruder's station (Rabid Beast X and Y,
@@ -1026,6 +1092,7 @@ ON_DESTROYED: dict[str, Callable[[Game, ThreatState, Any], None]] = {
     "debris": _debris,
     "ko-lower-sides-on-death": _ko_lower_sides,
     "ko-destroyer": _ko_destroyer,
+    "rides-crew": _ko_host,
 }
 
 #: Every ability id the core or the hooks above understand (``name`` or ``name:N``).
