@@ -63,6 +63,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "I3-104": (["UR"], "C"),
     "SI3-101": (["UB"], "bots"),
     "SI3-107": ([], "bots"),  # in no station until it attaches to a crew member
+    "SI3-106": (["UR"], "bots"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -215,6 +216,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     #     the next zone's (red, then blue); Z knocks out both white stations, then attack 3 ---
     "SI2-101": ([["disrupt_optics"]], [["disrupt_optics"]],
                 [["ko_stations", "UW", "LW"], [A, 3]], ["phasing", "armour", "disrupts-optics"]),
+    # --- the Cyber Gremlin: armour every turn; sabotages the systems of its station; not
+    #     destroyed, it knocks everyone out at the jump ---
+    "SI3-106": ([["drain_zone_reactor_speed"]], [["sabotage"], ["move", "blue"]],
+                [["sabotage"]], ["armour", "sabotages"]),
     # --- the Parasite: rides the first crew member who enters a station after it appears ---
     "SI3-107": ([["drain_host_station"]], [["ko_host_station_others"]],
                 [["attack_host_zone", 5]], ["fights-back", "rides-crew"]),

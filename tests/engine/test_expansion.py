@@ -42,12 +42,12 @@ def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: s
 
 
 def test_a_refusal_names_only_the_mechanics_not_played_yet() -> None:
-    # SI3-106 has an effect at the jump (played: SE1-102, docs/rules.md §19.8) and sabotage
-    # (not yet)
+    # SE3-105 is a target for the lasers of any zone (played: SE3-103, docs/rules.md §19.8) and
+    # releases a bonus threat (not yet)
     with pytest.raises(SetupError) as refused:
-        make_setup([(1, "internal", "SI3-106")], "T1 T2 T3 T4")
-    assert MECHANICS["sabotage"] in str(refused.value)
-    assert MECHANICS["jump-hook"] not in str(refused.value)
+        make_setup([(1, "red", "SE3-105")], "T1 T2 T3 T4")
+    assert MECHANICS["bonus-threat"] in str(refused.value)
+    assert MECHANICS["any-zone"] not in str(refused.value)
 
 
 def test_the_white_deck_is_played() -> None:

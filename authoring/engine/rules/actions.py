@@ -232,6 +232,8 @@ def system_hit(g: Game, member: CrewMember, letter: str, heroic: bool) -> bool:
                 amount += 1  # a squad leader (Breached Airlock, docs/rules.md §19.8)
             hit_malfunction(g, member, th, amount)
             return True
+    if g.saboteurs and abilities.clear_sabotage(g, here, letter):
+        return True  # the Cyber Gremlin's sabotage (docs/rules.md §19.8)
     if (here, letter) in st.broken:
         if g.log is not None:
             g.note("action", f"{member.label}: {letter} at {STATION_CODES[here]} is broken")

@@ -128,6 +128,8 @@ class Game:
         self.door_breakers = [th for th in state.threats if "seals-doors" in th.card.abilities]
         # Parasite: the cards that ride a crew member (docs/rules.md §19.8)
         self.riders = [th for th in state.threats if "rides-crew" in th.card.abilities]
+        # Cyber Gremlin: the cards whose sabotage a station's A, B or C must clear first
+        self.saboteurs = [th for th in state.threats if "sabotages" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)
@@ -275,6 +277,12 @@ class Game:
         for th in st.threats:
             if th.status == ACTIVE_THREAT and "z-at-jump" in th.card.abilities:
                 self.jump_z(th)
+        if any(th.status in (ACTIVE_THREAT, SURVIVED) for th in self.saboteurs):
+            # a Cyber Gremlin not destroyed knocks everyone out (docs/rules.md §19.8)
+            if self.log is not None:
+                self.note("jump", "the Cyber Gremlin was not destroyed: everyone is knocked out")
+            for member in st.crew:
+                self.knock_out(member)
         st.turn = self.turn
         self._snapshot()
 

@@ -84,6 +84,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_SQUAD_REPAIRS_MORE (1ULL << 41) /* squad-repairs-more */
 #define F_INFECTS (1ULL << 42) /* infects */
 #define F_RIDES_CREW (1ULL << 43) /* rides-crew */
+#define F_SABOTAGES (1ULL << 44) /* sabotages */
 
 /* square operations, by code */
 enum {
@@ -172,7 +173,9 @@ enum {
     OP_DRAIN_HOST_STATION = 82,
     OP_KO_HOST_STATION_OTHERS = 83,
     OP_ATTACK_HOST_ZONE = 84,
-    OP_COUNT = 85
+    OP_DRAIN_ZONE_REACTOR_SPEED = 85,
+    OP_SABOTAGE = 86,
+    OP_COUNT = 87
 };
 
 /* bounds of the fixed arrays */
@@ -245,6 +248,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0x1a03fc90u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xb6994819u /* sa_codes(): ccore.py checks it */
 
 #endif

@@ -372,6 +372,22 @@ static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
     if (th->damage >= th->health) destroy(g, th, m);
 }
 
+/* abilities.clear_sabotage: an A, B or C clears a Cyber Gremlin's sabotage of its station's
+   system (bit 3 * station + system - 1 of its X/Y counter, upper deck only), even after the
+   Gremlin is gone */
+static int clear_sabotage(Game *g, int station, int system) {
+    if (station > UB) return 0;
+    int bit = 1 << (3 * station + system - 1);
+    for (int t = 0; t < g->nthr; t++) {
+        Threat *th = &g->thr[t];
+        if ((flags(th) & F_SABOTAGES) && (th->passes & bit)) {
+            th->passes &= ~bit;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int system_hit(Game *g, Crew *m, int system, int heroic) {
     int here = m->station;
     for (unsigned left = g->active & g->malfunctions[system]; left; left &= left - 1) {
@@ -383,6 +399,7 @@ static int system_hit(Game *g, Crew *m, int system, int heroic) {
             return 1;
         }
     }
+    if ((g->all_flags & F_SABOTAGES) && clear_sabotage(g, here, system)) return 1;
     return (g->broken[here] >> system & 1) != 0;
 }
 
@@ -843,6 +860,15 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         break;
     case OP_INFECTION:
         infection(g, th);
+        break;
+    case OP_DRAIN_ZONE_REACTOR_SPEED: {
+        int zone = own_zone(th);
+        th->speed += g->reactors[zone];
+        g->reactors[zone] = 0;
+        break;
+    }
+    case OP_SABOTAGE:
+        if (th->nst && th->st[0] <= UB) th->passes |= 7 << (3 * th->st[0]);
         break;
     case OP_DRAIN_HOST_STATION: { /* the shield upstairs, the reactor downstairs */
         const Crew *host = th->passes ? &g->crew[th->passes - 1] : NULL;
@@ -1539,6 +1565,15 @@ static void closing_step(Game *g) {
         int k = 0;
         for (; k < ops[0] && th->status == ACTIVE_THREAT; k++) run_op(g, th, ops + 1 + 3 * k);
         if (th->status == ACTIVE_THREAT) survive(g, th);
+    }
+    /* a Cyber Gremlin not destroyed: everyone is knocked out at the jump (game.py) */
+    for (int t = 0; t < g->nthr && (g->all_flags & F_SABOTAGES); t++) {
+        const Threat *th = &g->thr[t];
+        if ((flags(th) & F_SABOTAGES)
+            && (th->status == ACTIVE_THREAT || th->status == SURVIVED)) {
+            for (int c = 0; c < g->ncrew; c++) knock_out(&g->crew[c]);
+            break;
+        }
     }
     g->turn = g->gturn;
     snapshot(g);

@@ -458,6 +458,47 @@ def shield_mode(g: Game) -> int:
     return 0
 
 
+# --- the Cyber Gremlin: its sabotage is one bit per system of the upper deck's stations in
+#     its X/Y counter (bit 3 * station + A 0, B 1, C 2); it never leaves the upper deck ---
+
+SYSTEM_LETTERS = "ABC"
+
+
+@op("drain_zone_reactor_speed")
+def drain_zone_reactor_speed(g: Game, th: ThreatState) -> None:
+    """Empties its zone's reactor and speeds up by the energy drained (Cyber Gremlin X)."""
+    zone = _zone(th)
+    drained, g.state.reactors[zone] = g.state.reactors[zone], 0
+    th.speed += drained
+    if drained:
+        _say(g, f"{th.card.name} drains the {ship.ZONE_NAMES[zone]} reactor ({drained}): "
+                f"speed {th.speed}")
+
+
+@op("sabotage")
+def sabotage(g: Game, th: ThreatState) -> None:
+    """Sabotages the A, B and C of its station (Cyber Gremlin Y and Z): each takes one hit of
+    its letter to clear, as a malfunction of health 1 worth no points (docs/rules.md §19.8)."""
+    station = th.stations[0] if th.stations else SPACE
+    if station <= ship.UB:
+        th.passes |= 0b111 << (3 * station)
+        _say(g, f"{th.card.name} sabotages A, B and C at {STATION_CODES[station]}")
+
+
+def clear_sabotage(g: Game, station: int, letter: str) -> bool:
+    """Lets an A, B or C clear a sabotage of its station's system; True when it did (the
+    action is spent). The sabotage outlives the Gremlin."""
+    if station > ship.UB:
+        return False
+    bit = 1 << (3 * station + SYSTEM_LETTERS.index(letter))
+    for th in g.saboteurs:
+        if th.passes & bit:
+            th.passes &= ~bit
+            _say(g, f"the sabotaged {letter} at {STATION_CODES[station]} is cleared")
+            return True
+    return False
+
+
 # --- the Parasite: its host is its place in the plan + 1 in the X/Y counter (0: waiting) ---
 
 def _host(g: Game, th: ThreatState) -> CrewMember | None:
@@ -1107,5 +1148,5 @@ ABILITIES: frozenset[str] = frozenset({
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
     "armour", "short-circuit", "reverses-shields", "lone-repairer-bonus", "disrupts-optics",
-    "seals-doors", "squad-repairs-more", "infects",
+    "seals-doors", "squad-repairs-more", "infects", "sabotages",
 })
