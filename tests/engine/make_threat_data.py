@@ -64,6 +64,7 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "SI3-101": (["UB"], "bots"),
     "SI3-107": ([], "bots"),  # in no station until it attaches to a crew member
     "SI3-106": (["UR"], "bots"),
+    "I2-102": (["LB"], "bots"),
     "SI2-102": (["UW"], "bots"),
 }
 
@@ -216,6 +217,10 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
     #     the next zone's (red, then blue); Z knocks out both white stations, then attack 3 ---
     "SI2-101": ([["disrupt_optics"]], [["disrupt_optics"]],
                 [["ko_stations", "UW", "LW"], [A, 3]], ["phasing", "armour", "disrupts-optics"]),
+    # --- the Ninja: drones next to it poison whoever moves into or out of them; the poison
+    #     knocks them out at its Z, or at its marker's when it was destroyed ---
+    "I2-102": ([["drones"]], [["drain_own_reactor", 1]], [["rockets_explode", 2],
+                                                          ["poison_strikes"]], ["poisons"]),
     # --- the Cyber Gremlin: armour every turn; sabotages the systems of its station; not
     #     destroyed, it knocks everyone out at the jump ---
     "SI3-106": ([["drain_zone_reactor_speed"]], [["sabotage"], ["move", "blue"]],

@@ -64,9 +64,9 @@ def test_the_expansion_adds_its_played_cards_of_the_colours(colour: str, externa
 
 
 def test_the_expansion_leaves_out_the_cards_not_played_yet() -> None:
-    assert not CARDS["I2-102"].playable  # the Ninja (docs/rules.md §19.7)
-    assert "I2-102" not in deck_cards(False, False, "yellow", expansion=True)
-    assert "I2-101" in deck_cards(False, False, "yellow", expansion=True)
+    assert not CARDS["SI3-102"].playable  # a Hidden Transmitter (docs/rules.md §19.7)
+    assert "SI3-102" not in deck_cards(False, True, "red", expansion=True)
+    assert "SI3-105" in deck_cards(False, True, "red", expansion=True)
 
 
 def test_base_decks_draw_base_cards_and_the_expansion_changes_nothing_without_it() -> None:

@@ -31,7 +31,7 @@ def test_the_rules_page_shows_the_current_table() -> None:
 
 @pytest.mark.parametrize(("card", "words"), [
     ("SE3-104", "moves other threats and knocks out the captain"),
-    ("I2-102", "drones in stations"),
+    ("SI3-104", "time slip"),
     ("SE3-105", "releases a bonus threat"),
 ])
 def test_an_unplayed_card_is_refused_with_the_rules_it_needs(card: str, words: str) -> None:

@@ -53,7 +53,7 @@ OPERATIONS: tuple[str, ...] = (
     "drop_armour", "drill", "drain_central_attack_all", "destroy_capsule_attack_all",
     "shields_ineffective", "shields_reversed", "disrupt_optics", "seal_doors", "infect",
     "infection", "drain_host_station", "ko_host_station_others", "attack_host_zone",
-    "drain_zone_reactor_speed", "sabotage",
+    "drain_zone_reactor_speed", "sabotage", "drones", "poison_strikes", "rockets_explode",
 )
 ACTIVATE: tuple[str, ...] = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 
@@ -84,6 +84,7 @@ CARD_FLAGS: tuple[tuple[str, str], ...] = (
     ("F_LONE_REPAIRER", "lone-repairer-bonus"), ("F_DISRUPTS_OPTICS", "disrupts-optics"),
     ("F_SEALS_DOORS", "seals-doors"), ("F_SQUAD_REPAIRS_MORE", "squad-repairs-more"),
     ("F_INFECTS", "infects"), ("F_RIDES_CREW", "rides-crew"), ("F_SABOTAGES", "sabotages"),
+    ("F_POISONS", "poisons"),
 )
 #: Ability id -> its flag bit (abilities only; see ``X_FLAGS`` for the X operations).
 FLAGS: dict[str, int] = {what: 1 << bit for bit, (_, what) in enumerate(CARD_FLAGS)

@@ -179,6 +179,17 @@ def half(g: Game, member: CrewMember, turn: int, code: int) -> None:
     kind = code & KIND_MASK
     if kind == BLANK:
         return
+    if g.ninjas and kind in (MOVE_RED, MOVE_BLUE, LIFT, HMOVE):
+        start = member.station
+        _half(g, member, turn, code, kind)
+        if member.station != start:  # a move into or out of a Ninja's drones
+            abilities.poison(g, member, start)
+        return
+    _half(g, member, turn, code, kind)
+
+
+def _half(g: Game, member: CrewMember, turn: int, code: int, kind: int) -> None:
+    """The action itself (``half`` adds a Ninja's poison around the moves)."""
     heroic = bool(code & HEROIC_BIT)
     who = member.label
     here = member.station

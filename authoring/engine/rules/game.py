@@ -130,6 +130,8 @@ class Game:
         self.riders = [th for th in state.threats if "rides-crew" in th.card.abilities]
         # Cyber Gremlin: the cards whose sabotage a station's A, B or C must clear first
         self.saboteurs = [th for th in state.threats if "sabotages" in th.card.abilities]
+        # Ninja: the cards whose drones poison whoever moves into or out of their stations
+        self.ninjas = [th for th in state.threats if "poisons" in th.card.abilities]
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)
@@ -400,8 +402,8 @@ class Game:
         tracks = self.track_actions
         for th in self.state.threats:
             if th.status != ACTIVE_THREAT:
-                if th.passes and th.status == DESTROYED and "infects" in th.card.abilities:
-                    abilities.infection_moves(self, th)  # its marker goes on (docs/rules.md §19.8)
+                if th.passes and th.status == DESTROYED and abilities.has_marker(th):
+                    abilities.marker_moves(self, th)  # it goes on (docs/rules.md §19.8)
                 continue
             actions = tracks[th.zone]
             steps = th.speed

@@ -85,6 +85,7 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_INFECTS (1ULL << 42) /* infects */
 #define F_RIDES_CREW (1ULL << 43) /* rides-crew */
 #define F_SABOTAGES (1ULL << 44) /* sabotages */
+#define F_POISONS (1ULL << 45) /* poisons */
 
 /* square operations, by code */
 enum {
@@ -175,7 +176,10 @@ enum {
     OP_ATTACK_HOST_ZONE = 84,
     OP_DRAIN_ZONE_REACTOR_SPEED = 85,
     OP_SABOTAGE = 86,
-    OP_COUNT = 87
+    OP_DRONES = 87,
+    OP_POISON_STRIKES = 88,
+    OP_ROCKETS_EXPLODE = 89,
+    OP_COUNT = 90
 };
 
 /* bounds of the fixed arrays */
@@ -248,6 +252,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0xb6994819u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0x78541099u /* sa_codes(): ccore.py checks it */
 
 #endif

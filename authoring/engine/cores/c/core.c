@@ -342,6 +342,7 @@ static void destroy(Game *g, Threat *th, Crew *by);
 static void attack(Game *g, Threat *th, int zone, int strength, int shields);
 static void hit_zone(Game *g, Threat *th, int zone, int strength);
 static void infection(Game *g, Threat *th);
+static void poison_strikes(Game *g, Threat *th);
 
 static void hit_malfunction(Game *g, Crew *m, Threat *th, int amount) {
     const int32_t *card = th->card;
@@ -557,9 +558,37 @@ static int heroic_reach(const Game *g, int here, int to) {
 }
 
 /* One action on the ship: a single card or one half of a double action (actions.half). */
+/* abilities.poison: a walk, lift or heroic move from `start` into or out of a station with
+   a Ninja's drones (bits 0-5 of its X/Y counter) poisons the figure (bit POISONED + c) */
+#define POISONED 8
+static void poison(Game *g, Crew *m, int start) {
+    int c = (int)(m - g->crew);
+    for (unsigned left = g->active; left; left &= left - 1) {
+        Threat *th = &g->thr[__builtin_ctz(left)];
+        if ((flags(th) & F_POISONS)
+            && ((th->passes >> start & 1) || (m->station <= LB && (th->passes >> m->station & 1))))
+            th->passes |= 1 << (POISONED + c);
+    }
+}
+
+static void half_action(Game *g, Crew *m, int turn, int code);
+
 static void half(Game *g, Crew *m, int turn, int code) {
-    int kind = code & KIND_MASK, heroic = (code & HEROIC_BIT) != 0;
+    int kind = code & KIND_MASK;
     if (kind == K_BLANK) return;
+    if ((g->all_flags & F_POISONS)
+        && (kind == K_RED || kind == K_BLUE || kind == K_LIFT || kind == K_HMOVE)) {
+        int start = m->station;
+        half_action(g, m, turn, code);
+        if (m->station != start) poison(g, m, start);
+        return;
+    }
+    half_action(g, m, turn, code);
+}
+
+/* the action itself (actions._half) */
+static void half_action(Game *g, Crew *m, int turn, int code) {
+    int kind = code & KIND_MASK, heroic = (code & HEROIC_BIT) != 0;
     int here = m->station;
     if (kind == K_RED || kind == K_BLUE) {
         int to = walk(g, here, kind == K_RED ? -1 : 1);
@@ -867,6 +896,23 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
         g->reactors[zone] = 0;
         break;
     }
+    case OP_DRONES: { /* the stations next to its own: both ways along the deck, other deck */
+        int here = th->st[0];
+        int next[3] = {neighbour(here, -1), neighbour(here, 1), other_deck(here)};
+        for (int k = 0; k < 3; k++)
+            if (next[k] != here) th->passes |= 1 << next[k];
+        break;
+    }
+    case OP_POISON_STRIKES:
+        poison_strikes(g, th);
+        break;
+    case OP_ROCKETS_EXPLODE:
+        while (g->rockets) {
+            g->rockets--;
+            warheads_lose_rocket(g);
+            hit_zone(g, th, RED, a);
+        }
+        break;
     case OP_SABOTAGE:
         if (th->nst && th->st[0] <= UB) th->passes |= 7 << (3 * th->st[0]);
         break;
@@ -1236,19 +1282,35 @@ static void infection(Game *g, Threat *th) {
     th->passes = 0;
 }
 
+/* abilities.poison_strikes: every poisoned figure is knocked out; then it is over */
+static void poison_strikes(Game *g, Threat *th) {
+    for (int c = 0; c < g->ncrew; c++)
+        if (th->passes >> (POISONED + c) & 1) knock_out(&g->crew[c]);
+    th->passes &= (1 << POISONED) - 1;
+}
+
 static void threat_step(Game *g) {
-    unsigned markers = 0; /* destroyed Rabid Beasts whose infection marker goes on */
-    if (g->all_flags & F_INFECTS)
-        for (int t = 0; t < g->nthr; t++)
-            if ((flags(&g->thr[t]) & F_INFECTS) && g->thr[t].status == DESTROYED
-                && g->thr[t].passes)
+    /* destroyed cards whose marker goes on (abilities.has_marker): a Rabid Beast's
+       infection, a Ninja's poison once someone is poisoned */
+    unsigned markers = 0;
+    if (g->all_flags & (F_INFECTS | F_POISONS))
+        for (int t = 0; t < g->nthr; t++) {
+            const Threat *th = &g->thr[t];
+            if (th->status != DESTROYED || !th->passes) continue;
+            if ((flags(th) & F_INFECTS) || ((flags(th) & F_POISONS) && th->passes >> POISONED))
                 markers |= 1U << t;
+        }
     for (unsigned left = g->active | markers; left;) {
         int t = __builtin_ctz(left);
         Threat *th = &g->thr[t];
         if (markers >> t & 1) { /* abilities.infection_moves */
             th->square = th->square - th->speed > 1 ? th->square - th->speed : 1;
-            if (th->square == 1) infection(g, th);
+            if (th->square == 1) {
+                if (flags(th) & F_INFECTS)
+                    infection(g, th);
+                else
+                    poison_strikes(g, th);
+            }
             left = (g->active | markers) & ~((2U << t) - 1U);
             continue;
         }

@@ -589,12 +589,70 @@ def infection(g: Game, th: ThreatState) -> None:
     th.passes = 0
 
 
-def infection_moves(g: Game, th: ThreatState) -> None:
-    """Moves a destroyed Rabid Beast's infection marker on from where the Beast was, at its
-    speed; at the track's Z (square 1) the infection strikes (docs/rules.md §19.8)."""
+def has_marker(th: ThreatState) -> bool:
+    """Tells whether a destroyed card leaves a marker that goes on along its track: a Rabid
+    Beast's infection, a Ninja's poison once someone is poisoned (docs/rules.md §19.8)."""
+    abilities = th.card.abilities
+    return "infects" in abilities or ("poisons" in abilities and th.passes >> POISONED > 0)
+
+
+def marker_moves(g: Game, th: ThreatState) -> None:
+    """Moves a destroyed card's marker on from where the card was, at its speed; at the
+    track's Z (square 1) the infection or the poison strikes (docs/rules.md §19.8)."""
     th.square = max(1, th.square - th.speed)
     if th.square == 1:
-        infection(g, th)
+        (infection if "infects" in th.card.abilities else poison_strikes)(g, th)
+
+
+# --- the Ninja: its drones are station bits 0-5 of its X/Y counter, the poisoned crew members
+#     bits POISONED + their place in the plan ---
+
+POISONED = 8
+
+
+@op("drones")
+def drones(g: Game, th: ThreatState) -> None:
+    """Sends drones into the stations next to the Ninja's: both ways along its deck and the
+    other deck (Ninja X, docs/rules.md §19.8)."""
+    here = th.stations[0]
+    for station in {ship.neighbour(here, -1), ship.neighbour(here, 1), ship.other_deck(here)}:
+        if station != here:
+            th.passes |= 1 << station
+    _say(g, f"{th.card.name} sends drones to " + ", ".join(
+        STATION_CODES[s] for s in range(6) if th.passes >> s & 1))
+
+
+def poison(g: Game, member: CrewMember, start: int) -> None:
+    """``member`` has just moved from ``start`` (a walk, a lift or a heroic move): leaving or
+    entering a station a Ninja on its track has drones in poisons him."""
+    bit = 1 << (POISONED + next(i for i, c in enumerate(g.state.crew) if c is member))
+    for th in g.ninjas:
+        drones = th.passes >> start & 1 or (
+            member.station <= ship.LB and th.passes >> member.station & 1)
+        if th.on_board and drones and not th.passes & bit:
+            th.passes |= bit
+            _say(g, f"{member.label} is poisoned by {th.card.name}'s drones")
+
+
+@op("poison_strikes")
+def poison_strikes(g: Game, th: ThreatState) -> None:
+    """The poison strikes: every poisoned figure is knocked out (the Ninja's Z, or its poison
+    marker's); then it is over."""
+    for index, member in enumerate(g.state.crew):
+        if th.passes >> (POISONED + index) & 1:
+            g.knock_out(member)
+    th.passes &= (1 << POISONED) - 1
+
+
+@op("rockets_explode")
+def rockets_explode(g: Game, th: ThreatState, strength: int) -> None:
+    """Destroys every stored rocket; each explodes on red for ``strength``, an internal attack
+    (Ninja Z, docs/rules.md §19.8)."""
+    while g.state.rockets:
+        g.state.rockets -= 1
+        _say(g, f"{th.card.name} blows up a rocket")
+        g.warheads_lose_rocket()
+        _hit_zone(g, th, ship.RED, strength)
 
 
 #: The doors a Breached Airlock seals, one bit each in its X/Y counter: white-red, white-blue.
@@ -1148,5 +1206,5 @@ ABILITIES: frozenset[str] = frozenset({
     "megashield", "polarized", "speeds-up", "slowed-when-hit",
     "lasers-any-zone", "station-by-turn", "moves-to-lb-when-hit",
     "armour", "short-circuit", "reverses-shields", "lone-repairer-bonus", "disrupts-optics",
-    "seals-doors", "squad-repairs-more", "infects", "sabotages",
+    "seals-doors", "squad-repairs-more", "infects", "sabotages", "poisons",
 })
