@@ -164,7 +164,7 @@ def test_one_rating_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     from authoring.cli.sheets import _difficulty
 
     box = _difficulty(load_mission(path))
-    assert box.rating == f"{rated.in_words()}."  # words first, the same games
+    assert box.rating == f"{rated.in_words()} {rated.play()}."  # words first, the same games
     assert box.figures[0][1].startswith(f"{figure} of 100")
 
 
