@@ -23,7 +23,7 @@ INTERNAL = "threat: {turn: 5, zone: internal}"
 
 #: One card of each kind of misfit: external on internal, unknown, serious on normal,
 #: an expansion card the engine does not play (docs/rules.md §19.7).
-CARDS = {"external": "E1-07", "unknown": "E1-99", "serious": "SI1-01", "expansion": "I2-102"}
+CARDS = {"external": "E1-07", "unknown": "E1-99", "serious": "SI1-01", "expansion": "SI3-102"}
 
 COMMANDS = {
     "simulate": ["simulate", "{m}", "--games", "2", "--no-compare", "--jobs", "1"],
