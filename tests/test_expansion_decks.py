@@ -123,3 +123,20 @@ def test_the_validators_shortcut_knows_the_smallest_base_pile() -> None:
     smallest = min(len(deck_cards(e, s, colour)) for e in (True, False) for s in (True, False)
                    for colour in ("white", "yellow", "mixed"))
     assert smallest == SMALLEST_BASE_PILE
+
+
+def test_a_campaigns_chosen_decks_are_checked_where_it_chooses_them(tmp_path: Path) -> None:
+    (tmp_path / "mission-1.yaml").write_text(MISSION_1.read_text("utf-8"), "utf-8")
+    campaign = tmp_path / "campaign.yaml"
+    text = ("campaign: 1\nid: red-run\ntitle: Red run\nmissions:\n"
+            "  - mission: mission-1.yaml\n    decks: {common: mixed, serious: red}\n")
+    campaign.write_text(text, "utf-8")
+    checked = runner.invoke(app, ["validate", str(campaign)])
+    assert checked.exit_code == 1
+    assert f"{campaign}:6:37: M007 " in checked.output  # the entry's `serious: red`
+    refused = runner.invoke(app, ["simulate", str(campaign), "--games", "1"])
+    assert refused.exit_code == 1 and "M007" in refused.output
+    assert "internal error" not in refused.output
+    campaign.write_text(text.replace("serious: red}", "serious: red, expansion: true}"),
+                        "utf-8")
+    assert runner.invoke(app, ["validate", str(campaign)]).exit_code == 0

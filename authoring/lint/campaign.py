@@ -53,5 +53,8 @@ def lint_campaign(doc: Document, path: Path, lint_file: LintFile,
     if campaign is None:
         own.extend(p for p in checked if p.file == doc.file and p not in own)
     else:
+        from authoring.lint.playability import campaign_deck_problems
+
         own.extend(campaign_rules(campaign, doc))
+        own.extend(campaign_deck_problems(doc, campaign))
     return [(doc.file, sorted(own), doc.text), *results]

@@ -27,6 +27,7 @@ from authoring.mission import (
     fast,
     is_campaign,
 )
+from authoring.mission.campaign import Campaign
 from authoring.mission.fast import describe_error
 from authoring.mission.load import Document, read_document
 from authoring.mission.model import Mission
@@ -69,6 +70,34 @@ def card_problems(doc: Document | None, mission: Mission) -> list[Problem]:
                              hint="docs/rules.md §19.9 lists the cards of each pile",
                              path=f"$.decks.{key}"))
     return found
+
+
+def campaign_deck_problems(doc: Document, campaign: Campaign) -> list[Problem]:
+    """M007 problems of a campaign's missions with the decks the campaign chose for them (an
+    entry's ``decks`` replaces the mission's), located at the entry (docs/rules.md §19.9)."""
+    from authoring.engine.rules.decks import deck_problems
+
+    found = []
+    for index, entry in enumerate(campaign.missions):
+        for key, message in deck_problems(entry.mission):
+            line, col = doc.locate(["missions", index, "decks", key])
+            found.append(Problem(doc.file, line, col, *DECK_SIZE, f"{entry.file}: {message}",
+                                 hint="docs/rules.md §19.9 lists the cards of each pile",
+                                 path=f"$.missions[{index}].decks.{key}"))
+    return found
+
+
+def load_playable_campaign(path: str | Path) -> Campaign:
+    """Reads a campaign whose missions the engine can deal with the decks it chose, or raises
+    ``InvalidFileError`` as validate reports it."""
+    doc = read_document(path)
+    campaign, problems = check_campaign(doc, path)
+    if campaign is None:
+        raise InvalidFileError(problems)
+    decks = campaign_deck_problems(doc, campaign)
+    if decks:
+        raise InvalidFileError(decks)
+    return campaign
 
 
 def load_playable_mission(path: str | Path, *, display: str | None = None) -> Mission:
@@ -131,7 +160,8 @@ def _check(path: Path, display: str) -> list[Problem]:
         return playability_problems(read_document(path, display=display), mission)
     doc = read_document(path, display=display)
     if is_campaign(doc):  # a campaign is checked with every mission it names
-        return check_campaign(doc, path)[1]
+        campaign, found = check_campaign(doc, path)
+        return found if campaign is None else campaign_deck_problems(doc, campaign)
     mission, found = check_mission(doc)
     return found if mission is None or found else playability_problems(doc, mission)
 
