@@ -140,3 +140,12 @@ def test_a_campaigns_chosen_decks_are_checked_where_it_chooses_them(tmp_path: Pa
     campaign.write_text(text.replace("serious: red}", "serious: red, expansion: true}"),
                         "utf-8")
     assert runner.invoke(app, ["validate", str(campaign)]).exit_code == 0
+
+
+def test_every_sheet_names_the_decks_in_one_wording() -> None:
+    from authoring.mission.model import Decks
+    from authoring.render.sheets import deck_words
+
+    assert deck_words(Decks("mixed", "red", True)) == (
+        "common: white and yellow mixed; serious: red; New Frontier cards shuffled in")
+    assert deck_words(Decks("white", "white")) == "common: white; serious: white"

@@ -326,7 +326,7 @@ def generate_mission(options: GenerateOptions) -> Generated:
             reason = str(error)
             continue
         problems = self_check(mission, options.points(), options.unconfirmed_points())
-        if not problems and (options.expansion or options.decks == "red"):
+        if not problems and options.expansion:  # red needs it (check_options)
             problems = _deck_problems(mission)
         if problems:
             rejected += 1

@@ -15,7 +15,7 @@ from authoring.engine.rules.ship import TOKEN_NAMES
 from authoring.mission.campaign import Campaign
 from authoring.render.env import make_environment
 from authoring.render.pdf import html_to_pdf
-from authoring.render.sheets import DECK_LABELS, PAPERS
+from authoring.render.sheets import PAPERS, deck_words
 
 
 def campaign_log_context(campaign: Campaign, paper: str = "a4") -> dict[str, Any]:
@@ -25,9 +25,7 @@ def campaign_log_context(campaign: Campaign, paper: str = "a4") -> dict[str, Any
         mission = entry.mission
         entries.append({
             "number": number, "id": mission.id, "title": mission.title,
-            "common": DECK_LABELS[mission.decks.common],
-            "serious": DECK_LABELS[mission.decks.serious]
-            + (", with New Frontier cards" if mission.decks.expansion else ""),
+            "decks": deck_words(mission.decks),
             "soundtrack": entry.crew.describe() + (f", voice {entry.voice}" if entry.voice
                                                    else ""),
             "announcement": entry.announcement,

@@ -17,7 +17,7 @@ from authoring.engine.errors import EngineError
 from authoring.engine.rules.setup import ThreatEvent
 from authoring.engine.rules.trajectories import TRAJECTORIES
 from authoring.errors import UsageError
-from authoring.mission.model import Announcement, CommsDown, Mission, Threat, event_key
+from authoring.mission.model import Announcement, CommsDown, Decks, Mission, Threat, event_key
 from authoring.mission.timeline import Cue, compile_timeline
 from authoring.render.cards import CardFace, played_threats, possible_cards, zones_for
 from authoring.render.draw import Draw, draw_mission, needs_seed
@@ -90,6 +90,13 @@ class SheetOptions:
     figures: int | None = None
 
 
+def deck_words(decks: Decks) -> str:
+    """The threat decks in words, as every sheet prints them: "common: white; serious: white
+    and yellow mixed", and whether the New Frontier cards are in (docs/rules.md §19.9)."""
+    return (f"common: {DECK_LABELS[decks.common]}; serious: {DECK_LABELS[decks.serious]}"
+            + ("; New Frontier cards shuffled in" if decks.expansion else ""))
+
+
 def _facts(mission: Mission, crew: CrewSize) -> list[tuple[str, str]]:
     threats = played_threats(mission, crew)
     points = sum(t.points for t in threats)
@@ -100,10 +107,7 @@ def _facts(mission: Mission, crew: CrewSize) -> list[tuple[str, str]]:
         ("Length", f"{len(mission.phases)} phases, "
                    + ", ".join(f"P{n} ends {s // 60}:{s % 60:02d}"
                                for n, s in enumerate(mission.phases, start=1))),
-        ("Threat decks", f"common: {DECK_LABELS[mission.decks.common]}; "
-                         f"serious: {DECK_LABELS[mission.decks.serious]}"
-                         + ("; New Frontier cards shuffled in" if mission.decks.expansion
-                            else "")),
+        ("Threat decks", deck_words(mission.decks)),
         ("Trajectories", ", ".join(f"{z} {b}" for z, b in mission.trajectories.items())
          if mission.trajectories else "drawn at random (four different boards of T1-T7)"),
         ("Threats", f"{len(threats)} announced, {points} threat points"
