@@ -117,21 +117,15 @@ class Game:
         self.schedule: dict[int, list[ThreatState]] = {}  # turn -> threats appearing then
         # The threats a repair card or a move into a station must look at, in token order.
         self.malfunctions = [th for th in state.threats if th.card.malfunction]
-        self.slimes = [th for th in state.threats if "slime" in th.card.abilities]
-        # Reversed Shields: the cards that can turn the shields off (docs/rules.md §19.8)
-        self.shield_breakers = [th for th in state.threats
-                                if "reverses-shields" in th.card.abilities]
-        # Phasing Anomaly: the cards that can disrupt a zone's optics (docs/rules.md §19.8)
-        self.optics_breakers = [th for th in state.threats
-                                if "disrupts-optics" in th.card.abilities]
-        # Breached Airlock: the cards that can seal the doors (docs/rules.md §19.8)
-        self.door_breakers = [th for th in state.threats if "seals-doors" in th.card.abilities]
-        # Parasite: the cards that ride a crew member (docs/rules.md §19.8)
-        self.riders = [th for th in state.threats if "rides-crew" in th.card.abilities]
-        # Cyber Gremlin: the cards whose sabotage a station's A, B or C must clear first
-        self.saboteurs = [th for th in state.threats if "sabotages" in th.card.abilities]
-        # Ninja: the cards whose drones poison whoever moves into or out of their stations
-        self.ninjas = [th for th in state.threats if "poisons" in th.card.abilities]
+        self.slimes = _holding(state, "slime")
+        # The expansion's cards whose state other rules read (docs/rules.md §19.8), found once:
+        # an empty list keeps each rule's check to one test in every other game.
+        self.shield_breakers = _holding(state, "reverses-shields")  # Reversed Shields
+        self.optics_breakers = _holding(state, "disrupts-optics")  # Phasing Anomaly
+        self.door_breakers = _holding(state, "seals-doors")  # Breached Airlock
+        self.riders = _holding(state, "rides-crew")  # Parasite
+        self.saboteurs = _holding(state, "sabotages")  # Cyber Gremlin
+        self.ninjas = _holding(state, "poisons")  # Ninja
         for th in state.threats:
             if th.status == PENDING:
                 self.schedule.setdefault(th.token, []).append(th)
@@ -467,6 +461,11 @@ class Game:
 # The four trajectories of a game and their square letters, by board names (built once).
 Boards = tuple[tuple[Trajectory, ...], tuple[tuple[str, ...], ...]]
 _BOARDS: dict[tuple[str, ...], Boards] = {}
+
+
+def _holding(state: State, ability: str) -> list[ThreatState]:
+    """Returns the threats whose card has ``ability``, in token order."""
+    return [th for th in state.threats if ability in th.card.abilities]
 
 
 def _boards(names: tuple[str, ...]) -> Boards:
