@@ -12,9 +12,11 @@ missions the crew knows.
 
 * ``threats`` — base ``[5, 7]``, training ``[4, 5]``, test-run ``[3, 3]``, double-action
   ``[7, 10]``.
-* ``serious`` — base and training ``[1, 3]``, test-run ``[0, 0]``, double-action ``[2, 5]``.
+* ``serious`` — base and training ``[1, 3]``, test-run ``[0, 0]``, double-action ``[1, 5]``
+  (the 18 official double-action tracks have 1-4; two easier ones have a single one).
 * ``internal`` — base ``[1, 2]``, training ``[0, 2]`` (simulations have none, advanced
-  simulations one or two), test-run ``[0, 0]``, double-action ``[2, 3]``.
+  simulations one or two), test-run ``[0, 0]``, double-action ``[1, 3]`` (easier mission 1
+  has one).
 * ``internal_points`` — base ``[1, 3]``, training ``[0, 3]``, test-run ``[0, 0]``,
   double-action ``[2, 5]``.
 
@@ -56,7 +58,7 @@ PROFILES = {
     "training": {"threats": [4, 5], "internal": [0, 2], "internal_points": [0, 3]},
     "test-run": {"threats": [3, 3], "serious": [0, 0], "internal": [0, 0],
                  "internal_points": [0, 0]},
-    "double-action": {"threats": [7, 10], "serious": [2, 5], "internal": [2, 3],
+    "double-action": {"threats": [7, 10], "serious": [1, 5], "internal": [1, 3],
                       "internal_points": [2, 5]},
 }
 _LABELS = {"threats": "threats", "serious": "serious threats", "internal": "internal threats",

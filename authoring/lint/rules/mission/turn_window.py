@@ -8,9 +8,12 @@ normal external threats may come on any turn T+1-8.
 phase 1; on T+8 it often leaves the board unresolved; internal threats on T+1 strike before
 anyone can move.
 
-**Options** (``[first, last]`` turn for each kind, the same for every profile):
-``normal_external`` ``[1, 8]``, ``serious_external`` ``[2, 7]``, ``normal_internal``
-``[2, 7]``, ``serious_internal`` ``[3, 6]``.
+**Options** (``[first, last]`` turn for each kind): ``normal_external`` ``[1, 8]``,
+``serious_external`` ``[2, 7]``, ``normal_internal`` ``[2, 7]``, ``serious_internal``
+``[3, 6]``. The double-action profile widens three of them by a turn, as its 18 official
+tracks do: ``serious_external`` ``[2, 8]``, ``normal_internal`` ``[2, 8]``,
+``serious_internal`` ``[3, 7]`` (a double-action track has 12 turns, so T+8 still leaves four
+to deal with it).
 
 Passes::
 
@@ -41,6 +44,8 @@ NAME = "threat-outside-turn-window"
 SEVERITY = "warning"
 DEFAULTS: dict[str, object] = {"normal_external": [1, 8], "serious_external": [2, 7],
                                "normal_internal": [2, 7], "serious_internal": [3, 6]}
+PROFILES = {"double-action": {"serious_external": [2, 8], "normal_internal": [2, 8],
+                              "serious_internal": [3, 7]}}
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Finding]:

@@ -9,7 +9,8 @@ within 5-40 s; a late first threat leaves the crew planning in the dark.
 
 **Options.**
 
-* ``first_phase`` — ``[min, max]`` seconds after the start: ``[10, 20]``.
+* ``first_phase`` — ``[min, max]`` seconds after the start: ``[10, 20]`` (double-action
+  ``[10, 40]``: three of its 18 official tracks open at 0:25 or 0:40).
 * ``second_phase`` — ``[min, max]`` seconds after phase 1 ends: ``[5, 40]``
   (double-action ``[5, 65]``).
 
@@ -40,7 +41,7 @@ CODE = "T109"
 NAME = "first-threat-timing"
 SEVERITY = "warning"
 DEFAULTS: dict[str, object] = {"first_phase": [10, 20], "second_phase": [5, 40]}
-PROFILES = {"double-action": {"second_phase": [5, 65]}}
+PROFILES = {"double-action": {"first_phase": [10, 40], "second_phase": [5, 65]}}
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Finding]:

@@ -1,0 +1,72 @@
+"""The 18 official double-action tracks (docs/soundtrack.md §5.3): the figures the generator
+and the linter are calibrated to hold on each, each simulates with the double-action cards the
+rules deal (docs/rules.md §19.5), and ``solve --hands`` finds a plan those hands can play.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from authoring.cli import app
+from authoring.generate.stats import OFFICIAL_AMBUSH_RATE, OFFICIAL_RANGES, mission_stats
+from authoring.mission import load_mission
+
+OFFICIAL = Path(__file__).resolve().parents[1] / "missions" / "official"
+TRACKS = sorted(OFFICIAL.glob("double-action-*.yaml"))
+
+runner = CliRunner()
+
+
+def test_the_twelve_missions_and_six_easier_ones_are_bundled() -> None:
+    assert len(TRACKS) == 18
+    assert sum("easier" in path.name for path in TRACKS) == 6
+    assert {load_mission(path).profile for path in TRACKS} == {"double-action"}
+
+
+def test_every_track_is_inside_the_official_ranges() -> None:
+    outside = {}
+    ambushes = phases = 0
+    for path in TRACKS:
+        stats = mission_stats(load_mission(path)).as_dict()
+        ambushes += stats["ambushes"]
+        phases += stats["threat_phases"]
+        out = {name: stats[name] for name, (low, high) in OFFICIAL_RANGES["double-action"].items()
+               if not low <= stats[name] <= high}
+        if out:
+            outside[path.name] = out
+    # the transcription's 9 points (docs/soundtrack.md §5.3)
+    assert outside == {"double-action-easier-2.yaml": {"points": 9}}
+    assert ambushes / phases == pytest.approx(OFFICIAL_AMBUSH_RATE["double-action"])
+
+
+#: ``solve --hands`` takes about 40 s per track even on a small budget, so CI solves three
+#: (an easier track and the two with ten threats); the closing note of issue 36 has all 18.
+SOLVED = ("double-action-easier-1", "double-action-4", "double-action-7")
+
+
+@pytest.mark.parametrize("path", TRACKS, ids=lambda path: path.stem)
+def test_a_track_simulates_with_dealt_hands(path: Path) -> None:
+    simulated = runner.invoke(app, ["simulate", str(path), "--games", "1", "--no-compare",
+                                    "--jobs", "1", "--json"])
+    assert simulated.exit_code == 0, simulated.output
+    rating = json.loads(simulated.output)
+    assert (rating["games"], rating["dealt"]) == (1, "double-action")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SOLVED)
+def test_solve_finds_a_plan_the_dealt_hands_can_play(tmp_path: Path, name: str) -> None:
+    path = OFFICIAL / f"{name}.yaml"
+    plan = tmp_path / "plan.yaml"
+    solved = runner.invoke(app, ["solve", str(path), "--hands", "--iterations", "300",
+                                 "--jobs", "1", "--json", "--output", str(plan)])
+    assert solved.exit_code == 0, solved.output
+    result = json.loads(solved.output)
+    assert result["hands"]["crew"], "the hands are printed with the plan"
+    # the plan the solver wrote resolves under the same dealt hands
+    resolved = runner.invoke(app, ["resolve", str(path), str(plan), "--hands", "--json"])
+    assert resolved.exit_code == 0, resolved.output
