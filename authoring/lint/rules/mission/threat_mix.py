@@ -77,5 +77,6 @@ def check(ctx: LintContext, options: Options) -> Iterator[Finding]:
     for name, value in counts.items():
         bounds = options[name]
         if not in_range(value, bounds):
-            yield Finding(EVENTS_KEY, f"{value} {_LABELS[name]}: expected "
+            label = _LABELS[name][:-1] if value == 1 else _LABELS[name]  # "1 serious threat"
+            yield Finding(EVENTS_KEY, f"{value} {label}: expected "
                           f"{describe_range(bounds)} for the {ctx.profile} profile", key=True)
