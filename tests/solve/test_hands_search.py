@@ -79,3 +79,23 @@ def test_solves_with_hands_return_plans_their_hands_can_play(
             for _, plan in restart.elites:
                 assert fits(request, plan), (seed, plan)
     assert simplified and all(simplified)
+
+
+def test_fits_answers_as_the_references_playable_on_random_plans() -> None:
+    # fits asks the C projection whether it leaves the plan unchanged; the reference's
+    # playable runs the exact check. Both must agree on every plan, base and double-action
+    # deals, near-playable and hopeless plans alike (tests/engine/hands_cases.py).
+    from authoring.engine.cores import chands
+    from authoring.engine.rules import hands as reference
+    from tests.engine.hands_cases import cases, is_double_deal
+
+    if not chands.available():
+        pytest.skip("the C library is not built: fits is the reference's playable")
+    counted = {"playable": 0, "not": 0, "double": 0}
+    for hands, rows, _ in cases(77, 3000, reference.project_codes):
+        request: Any = type("Request", (), {"hands": hands})()
+        expected = reference.playable(hands, decode_rows(hands, rows))
+        assert fits(request, rows) == expected, (hands.describe(), rows)
+        counted["playable" if expected else "not"] += 1
+        counted["double"] += is_double_deal(hands)
+    assert min(counted.values()) > 300, counted  # both answers, and double-action deals
