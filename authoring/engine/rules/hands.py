@@ -770,9 +770,12 @@ def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
     """
     crew = tuple(crew)
     missed, refused = _greedy(hands, crew, first, prefer)
-    if not missed or (refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
+    if not missed:
         return crew
-    if (first or prefer) and playable(hands, crew):
+    if refused:
+        if _exact(hands, crew, {}, [_BRANCH_LIMIT]):
+            return crew
+    elif (first or prefer) and playable(hands, crew):
         # a slot missed before any refusal proves the plan unplayable only when the slots are
         # laid in turn order; laid in another order, 4 % of the playable plans a search of
         # double-action easier 1 proposed came back blanked (tests/engine/test_hands.py)
