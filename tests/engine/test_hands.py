@@ -25,6 +25,7 @@ from authoring.engine.rules.hands import (
     Hands,
     check,
     deal,
+    decode_rows,
     load_deck,
     playable,
     project,
@@ -562,3 +563,25 @@ def test_a_playable_plan_projects_onto_itself_in_any_order() -> None:
         assert laid == playable_rows, (hands.describe(), playable_rows, first, sorted(prefer))
         orders += bool(first or prefer)
     assert orders > 1000
+
+
+def test_a_playable_plan_the_exact_check_gives_up_on_still_projects_onto_itself() -> None:
+    # A plan solve proposed on double-action easier 1 (seed 0): laid with some of its cards
+    # first, a gift is refused and the exact check runs out of branches; laid in turn order it
+    # finds a card for every slot at once. The projection used to blank its 3rd slot.
+    from authoring.mission import load_mission
+    from authoring.solve import prepare
+
+    mission = Path(__file__).resolve().parents[2] / "missions" / "official" / (
+        "double-action-easier-1.yaml")
+    hands = prepare(load_mission(mission), seed=0, hands=True).hands
+    assert hands is not None
+    rows = [[3, 2, 24579, 4, 1, 3, 0, 0, 7, 0, 0, 2], [3, 6, 3, 0, 0, 0, 0, 28673, 0, 0, 8197, 0],
+            [3, 6, 2, 3, 5, 1, 0, 280, 0, 0, 0, 4097], [3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [2, 0, 3, 1, 3, 0, 0, 0, 6, 0, 0, 0]]
+    assert playable(hands, decode_rows(hands, rows))
+    rng = random.Random(1)
+    slots = [(m, t) for m, row in enumerate(rows) for t, code in enumerate(row, 1) if code]
+    for _ in range(300):
+        prefer = {slot for slot in slots if rng.random() < 0.8}
+        assert project_codes(hands, rows, prefer=prefer) == rows, sorted(prefer)

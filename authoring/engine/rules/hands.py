@@ -772,14 +772,19 @@ def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
     missed, refused = _greedy(hands, crew, first, prefer)
     if not missed:
         return crew
-    if refused:
-        if _exact(hands, crew, {}, [_BRANCH_LIMIT]):
-            return crew
-    elif (first or prefer) and playable(hands, crew):
-        # a slot missed before any refusal proves the plan unplayable only when the slots are
-        # laid in turn order; laid in another order, 4 % of the playable plans a search of
-        # double-action easier 1 proposed came back blanked (tests/engine/test_hands.py)
+    exact = refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])
+    if exact:
         return crew
+    if first or prefer:
+        # laid in another order than ``check``'s, a missed slot proves nothing (the proof holds
+        # in turn order only) and the exact check can run out of branches on a plan that turn
+        # order lays at once: 4 % of the playable plans a search of double-action easier 1
+        # proposed came back blanked (tests/engine/test_hands.py). So the plan is laid as
+        # ``check`` lays it; the exact check is the same call in either order.
+        in_order, refused_in_order = _greedy(hands, crew)
+        if not in_order or (refused_in_order and not refused
+                            and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
+            return crew
     blank = {(member, turn) for member, turn, _ in missed}
     return tuple(CrewPlan(row.label, tuple(
         Action() if (member, turn) in blank else action
