@@ -107,6 +107,25 @@ def test_every_reference_resolves_inside_the_repository() -> None:
     assert problems == []
 
 
+#: A path to one of the repository's own files: code, tests, benchmarks, schemas (the
+#: ``authoring/_data/`` copies exist only inside a built wheel).
+CODE_PATH = re.compile(r"(?<![\w./-])((?:authoring|tests|bench|schemas)/(?!_data/)[\w./-]*[\w-]"
+                       r"\.(?:py|json|c|h|j2|toml|yaml))\b")
+
+
+def test_every_repository_file_named_exists() -> None:
+    # docs/soundtrack.md §5.3 once named tests/generate/test_official_double_action.py for a
+    # test that lives in tests/: only .md references were checked
+    missing = []
+    for path in _files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in CODE_PATH.finditer(text):
+            if _resolve(match.group(1), path) is None:
+                line = text.count("\n", 0, match.start()) + 1
+                missing.append(f"{path.relative_to(ROOT).as_posix()}:{line}: {match.group(1)}")
+    assert not missing, "\n".join(missing)
+
+
 def test_the_checker_catches_missing_pages_sections_and_outside_references(
         tmp_path: Path) -> None:
     probe = ROOT / "tests" / "_probe_references.txt"
