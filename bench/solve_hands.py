@@ -6,10 +6,10 @@
 its expected score, wall and CPU seconds, and at the end how many plans survive. Each plan is
 checked against the hands (``hands.playable``, the reference's exact check).
 
-``--reference`` answers the search's playability checks with the Python reference (the
-compiled ``hands.playable`` and the ordered projection every time) instead of the C projection
-(``authoring/solve/hands.py``): the same plans, so the two runs time the same work and their
-ratio is the C check's gain. ``--iterations`` (default 20,000) and ``--jobs`` set the search;
+``--reference`` makes the search's playability checks (``authoring/solve/hands.py``) project
+through the Python reference (``hands_module()``, compiled when built) instead of C: the same
+plans, so the two runs time the same work and their ratio is the C check's gain.
+``--iterations`` (default 20,000) and ``--jobs`` set the search;
 ``python bench/solve_hands.py double-action-7`` solves the named tracks only.
 """
 
@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from authoring.engine.cores import hands_module  # noqa: E402
 from authoring.engine.rules.hands import decode_rows, playable  # noqa: E402
 from authoring.mission import load_mission  # noqa: E402
 from authoring.solve import default_jobs, prepare, solve  # noqa: E402
@@ -50,7 +51,7 @@ def main() -> None:
     if args.reference:
         # the workers fork from this process, so they inherit the patch (the start method
         # ``authoring._workers`` picks on Linux)
-        solve_hands._playable_c = lambda hands, plan: None  # type: ignore[assignment]
+        solve_hands.hands_projection = lambda: hands_module().project_codes  # type: ignore
     names = args.tracks or sorted(path.stem for path in OFFICIAL.glob("double-action-*.yaml"))
     print(f"{args.iterations} iterations, {args.jobs} jobs, playability checks through "
           f"{'the Python reference' if args.reference else 'C'}")

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from authoring.engine.cores import chands, hands_module
-from authoring.engine.rules.hands import Hands, decode_rows, decoded_actions
+from authoring.engine.cores import hands_module, hands_projection
+from authoring.engine.rules.hands import Hands, decoded_actions
 from authoring.engine.rules.plan import HEROIC_BIT, HMOVE, STATIONS, Action, encode
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def within(request: Request, plan: list[list[int]],
     hands = request.hands
     rows = [row if member in request.fixed else [_own_heroic(hands, member, code) for code in row]
             for member, row in enumerate(plan)]
-    if _playable_c(hands, rows):
+    if _playable(hands, rows):
         return rows  # a playable plan projects onto itself, whatever the order (most moves)
     kept = () if before is None else {
         (member, turn) for member, row in enumerate(rows)
@@ -62,23 +62,14 @@ def _own_heroic(hands: Hands, member: int, code: int) -> int:
 
 def fits(request: Request, plan: Sequence[Sequence[int]]) -> bool:
     """Tells whether the crew can play the plan from the request's hands (always without)."""
-    if request.hands is None:
-        return True
-    answer = _playable_c(request.hands, plan)
-    if answer is not None:
-        return answer
-    return bool(hands_module().playable(request.hands, decode_rows(request.hands, plan)))
+    return request.hands is None or _playable(request.hands, plan)
 
 
-def _playable_c(hands: Hands, plan: Sequence[Sequence[int]]) -> bool | None:
-    """Whether the crew can play the plan, by the C projection; None when the C side does not
-    take it (no library, or hands it is not sized for).
-
-    A plan is playable exactly when its projection leaves it unchanged: ``hands.project`` and
-    ``hands.check`` run the same greedy laying and exact check. Measured on the greedy start of
-    double-action easier 1 (5,430 checks): 2.0 s in C against 28.5 s for the reference's
-    ``playable``, where the check had been 90 % of ``solve --hands``
-    (tests/solve/test_hands_search.py compares the two answers)."""
+def _playable(hands: Hands, plan: Sequence[Sequence[int]]) -> bool:
+    """Whether the crew can play the plan: its projection in turn order leaves it unchanged
+    (``hands.project`` and ``hands.check`` lay it alike), through the fastest projection (the
+    C one when built, as the crews check theirs: ``simulation/dealing.py``). Measured on the
+    greedy start of double-action easier 1 (5,430 checks): 2.0 s in C against 28.5 s for the
+    reference's ``playable`` (tests/solve/test_hands_search.py compares the two answers)."""
     rows = [list(row) for row in plan]
-    projected = chands.project_c(hands, rows)
-    return None if projected is None else projected == rows
+    return hands_projection()(hands, rows) == rows
