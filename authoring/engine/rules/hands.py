@@ -770,17 +770,15 @@ def project(hands: Hands, crew: Sequence[CrewPlan], first: Collection[int] = (),
     """
     crew = tuple(crew)
     missed, refused = _greedy(hands, crew, first, prefer)
-    if not missed:
-        return crew
-    exact = refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])
-    if exact:
+    if not missed or (refused and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
         return crew
     if first or prefer:
         # laid in another order than ``check``'s, a missed slot proves nothing (the proof holds
         # in turn order only) and the exact check can run out of branches on a plan that turn
         # order lays at once: 4 % of the playable plans a search of double-action easier 1
         # proposed came back blanked (tests/engine/test_hands.py). So the plan is laid as
-        # ``check`` lays it; the exact check is the same call in either order.
+        # ``check`` lays it; the exact check is the same call in either order, so it is not
+        # run again where it has failed.
         in_order, refused_in_order = _greedy(hands, crew)
         if not in_order or (refused_in_order and not refused
                             and _exact(hands, crew, {}, [_BRANCH_LIMIT])):
