@@ -3,11 +3,11 @@
 Code, tests and pages cite the specification as ``docs/rules.md §12.3``,
 ``docs/soundtrack.md §4`` or ``docs/style.md §3``. This test finds each ``NAME.md`` reference
 (with its ``§`` sections, ranges and lists such as ``§5-§7`` or ``§3, §4``) in ``authoring/``,
-``tests/``, ``bench/``, ``docs/`` and ``README.md`` and fails when the file does not exist
-(from the repository root or the citing file's folder) or has no heading for the section. A
-``§`` with no page before it, and any citation of the old out-of-tree reference texts
-(``../shared/…/*.md``), fail too. The scenario ids that ``docs/rules.md`` names as pinning a
-rule must exist in ``tests/engine/scenarios``.
+``tests/``, ``bench/``, ``docs/``, the bundled ``missions/`` and ``voices/`` and ``README.md``
+and fails when the file does not exist (from the repository root or the citing file's
+folder) or has no heading for the section. A ``§`` with no page before it, and any citation
+of the old out-of-tree reference texts (``../shared/…/*.md``), fail too. The scenario ids
+that ``docs/rules.md`` names as pinning a rule must exist in ``tests/engine/scenarios``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCANNED = ("authoring", "tests", "bench", "docs")
+SCANNED = ("authoring", "tests", "bench", "docs", "missions", "voices")
 SUFFIXES = {".py", ".md", ".txt", ".yaml", ".yml", ".json", ".j2", ".toml", ".cfg"}
 
 #: This test's own samples, and the generator, which builds page paths relative to docs/.
@@ -124,6 +124,23 @@ def test_every_repository_file_named_exists() -> None:
                 line = text.count("\n", 0, match.start()) + 1
                 missing.append(f"{path.relative_to(ROOT).as_posix()}:{line}: {match.group(1)}")
     assert not missing, "\n".join(missing)
+
+
+#: Any path into the out-of-tree folders the facts were gathered in.
+SHARED = re.compile(r"\bshared/(?:reference|seeds)/[\w./-]+")
+
+
+def test_bundled_missions_and_voices_cite_nothing_outside_the_repository() -> None:
+    # the official tracks' source comments named shared/reference/official-missions.tsv, a
+    # file a user of the toolkit does not have; they cite docs/soundtrack.md §5.1 now
+    cited = []
+    for folder in ("missions", "voices"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and path.suffix in SUFFIXES:
+                text = path.read_text(encoding="utf-8", errors="replace")
+                cited += [f"{path.relative_to(ROOT).as_posix()}: {m.group(0)}"
+                          for m in SHARED.finditer(text)]
+    assert not cited, "\n".join(cited)
 
 
 def test_the_checker_catches_missing_pages_sections_and_outside_references(

@@ -109,11 +109,21 @@ def input_files() -> list[Path]:
     return [track_path(name) for name in TRACKS]
 
 
+def track_data(name: str) -> bytes:
+    """Returns a calibrated track's data as canonical JSON: a comment or a change of layout in
+    the file does not move the figures, so it does not move the fingerprint either."""
+    from authoring.mission.load import plain_data, read_document
+
+    document = read_document(track_path(name))
+    return json.dumps(plain_data(document.data), sort_keys=True, default=str).encode()
+
+
 def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
                 tracks: tuple[str, ...] = TRACKS, jobs: int = 0) -> str:
     """Returns the SHA-256 of what the stored figures depend on, read from behaviour.
 
-    The settings and the tracks' files, then the outcomes (survival, turn, score, threats
+    The settings and the tracks' data (``track_data``: what the files say, not their
+    comments), then the outcomes (survival, turn, score, threats
     destroyed, damage, blamed threats) of the first ``FINGERPRINT_GAMES`` games of every run
     the calibration makes (``compute``): each crew, track and variant. A change to the rules
     or to a crew that changes what is played changes those games; a refactor, a rename, a
@@ -128,7 +138,7 @@ def fingerprint(crews: tuple[str, ...] = tuple(CREW_SETTINGS),
     digest.update(json.dumps([CREW_SETTINGS, VARIANTS, CALIBRATION_GAMES, FINGERPRINT_GAMES],
                              sort_keys=True).encode())
     for name in tracks:
-        content = track_path(name).read_bytes()
+        content = track_data(name)
         digest.update(f"{name}\0{len(content)}\0".encode() + content)
     runs = [(crew, name, variant) for crew in crews for name in tracks for variant in VARIANTS]
     for record in ordered_map(_fingerprint_run, runs, jobs=jobs or None, parallel_from=4):

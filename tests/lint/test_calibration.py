@@ -32,6 +32,7 @@ from authoring.simulation.calibration import (
     input_files,
     load,
     markdown,
+    track_data,
     track_path,
 )
 from authoring.simulation.montecarlo import CREWS, simulate_with
@@ -96,6 +97,20 @@ def test_the_fingerprint_reads_data_not_source() -> None:
     """No module's source goes into it: a refactor, a rename or a comment keeps it."""
     assert input_files() == [track_path(name) for name in TRACKS]
     assert all(path.suffix == ".yaml" for path in input_files())
+
+
+def test_a_comment_in_a_track_keeps_the_fingerprint(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tracks go in as data: a source comment edited in an official file moves nothing."""
+    original = track_path("mission-1")
+    edited = tmp_path / "mission-1.yaml"
+    edited.write_text("# another comment\n" + original.read_text("utf-8").replace(
+        "\nformat: 1", "  # a trailing comment\nformat:   1"), "utf-8")
+    before = track_data("mission-1")
+    monkeypatch.setattr("authoring.simulation.calibration.track_path", lambda name: edited)
+    assert track_data("mission-1") == before
+    edited.write_text(original.read_text("utf-8").replace("zone: white", "zone: red", 1), "utf-8")
+    assert track_data("mission-1") != before
 
 
 def test_a_stored_rating_replays_to_the_digit() -> None:

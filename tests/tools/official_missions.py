@@ -37,7 +37,7 @@ def render(mission_id: str, rows: list[dict[str, str]]) -> tuple[str, str]:
     phases = [int(r["time_s"]) for r in rows if r["event"] == "phase_end"]
     lines = [
         f"# {title}: official track of the Space Alert base game CD.",
-        f"# Source: {rows[0]['source']} (shared/reference/official-missions.tsv).",
+        f"# Source: {rows[0]['source']}; docs/soundtrack.md §5.1 says how they were read.",
         "# Phase ends follow the transcriptions' convention: printed sheet time + 5 s.",
         "format: 1",
         f"id: cd-{stem}-{number}",
