@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -88,28 +87,9 @@ def chromium() -> Iterator[object]:
 
 @pytest.fixture
 def fewer_games(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[int], None]]:
-    """Rates and runs the simulation G rules with ``n`` games in this process.
+    """Rates and runs the simulation G rules with ``n`` games in this test
+    (tests/tools/ratings.py)."""
+    from tests.tools import ratings
 
-    A rating plays 500 games at the calibrated search (about 50 s on two cores); a test about
-    what is shown, not about the figure, sets a few. Both the rating's settings and the G
-    rules' defaults change (they are one simulation: the studio's Rate reuses the rating's
-    games for G101 and G103), and the kept simulations are forgotten.
-    """
-    from authoring.lint.registry import all_rules
-    from authoring.simulation import rating
-    from authoring.simulation.calibration import SIMULATION_OPTIONS
-    from authoring.simulation.montecarlo import _simulated
-
-    def apply(games: int) -> None:
-        monkeypatch.setattr(rating, "DEFAULT_SETTINGS", {**rating.DEFAULT_SETTINGS,
-                                                         "games": games})
-        rules = all_rules()
-        for code, rule in rules.items():  # the rules that take the simulation options
-            if rule.defaults.get("games") == SIMULATION_OPTIONS["games"]:
-                monkeypatch.setitem(rules, code,  # type: ignore[arg-type]
-                                    dataclasses.replace(rule, defaults={**rule.defaults,
-                                                                        "games": games}))
-        _simulated.cache_clear()
-
-    yield apply
-    _simulated.cache_clear()
+    yield lambda games: ratings.fewer_games(monkeypatch, games)
+    ratings.forget_simulations()

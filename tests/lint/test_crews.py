@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -17,13 +17,11 @@ from authoring.lint.linter import lint_mission
 from authoring.mission import load_mission
 from authoring.mission.model import Mission, Threat
 from authoring.simulation import rating as rating_module
-from authoring.simulation.calibration import DEFAULT_SETTINGS
 from authoring.simulation.heuristic import HeuristicCrew
 from authoring.simulation.horizon import announced_by, known_setup, phase_turns, plan_by_phase
 from authoring.simulation.informed import InformedCrew
 from authoring.simulation.montecarlo import (
     _blank_plan,
-    _simulated,
     crew_options,
     make_crew,
     plan_game,
@@ -131,11 +129,10 @@ def test_strengths_are_ordered(number: int) -> None:
     assert planner <= heuristic - 5.0
 
 
-def test_one_rating_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_rating_everywhere(fewer_games: Callable[[int], None]) -> None:
     """simulate, lint G103, sheets --rate and pack pages (rate_mission) show one Rating."""
-    settings = {**DEFAULT_SETTINGS, "games": 12}
-    monkeypatch.setattr(rating_module, "DEFAULT_SETTINGS", settings)
-    _simulated.cache_clear()
+    fewer_games(12)
+    settings = rating_module.DEFAULT_SETTINGS
     path = OFFICIAL / "mission-3.yaml"
     rated, note = rating_module.rate_mission(load_mission(path), jobs=1)
     assert note == "" and rated is not None

@@ -144,13 +144,10 @@ def test_template_override_is_used(tmp_path: Path) -> None:
 
 
 def test_rate_adds_the_simulated_difficulty_to_the_briefing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from authoring.simulation import rating
-    from authoring.simulation.calibration import DEFAULT_SETTINGS
-
+        tmp_path: Path, fewer_games: Callable[[int], None]) -> None:
     # the default crew and scale, fewer games than the default 500 (tests/lint/test_crews.py
     # checks that sheets, lint and simulate show one rating)
-    monkeypatch.setattr(rating, "DEFAULT_SETTINGS", {**DEFAULT_SETTINGS, "games": 40})
+    fewer_games(40)
     out = tmp_path / "brief.html"
     result = _run(str(OFFICIAL / "simulation-1.yaml"), "--rate", "-o", str(out))
     assert result.exit_code == 0, result.stderr

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from authoring.publish import BuildOptions, BuildResult, PreviewServer, build_pack
-from authoring.simulation import rating
-from authoring.simulation.calibration import DEFAULT_SETTINGS
 from tests.site.helpers import PACK
+from tests.tools import ratings
 
 EPOCH = "1700000000"
 
@@ -25,7 +24,7 @@ def build_test_pack(tmp: Path, out_name: str = "site", cache: Path | None = None
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
         # the default crew and scale from fewer games: 500 per mission take seconds each
-        mp.setattr(rating, "DEFAULT_SETTINGS", {**DEFAULT_SETTINGS, "games": 40})
+        ratings.fewer_games(mp, 40)
         return build_pack(pack, tmp / out_name,
                           BuildOptions(strict=strict, cache_dir=cache or tmp / "cache",
                                        rate=True))

@@ -13,10 +13,9 @@ import pytest
 from authoring.errors import InvalidInputError
 from authoring.publish import BuildOptions, BuildResult, PreviewServer, build_pack
 from authoring.publish.manifest import load_pack
-from authoring.simulation import rating
-from authoring.simulation.calibration import DEFAULT_SETTINGS
 from tests.site.conftest import EPOCH
 from tests.site.helpers import PACK
+from tests.tools import ratings
 
 CAMPAIGN = """\
 campaign: 1
@@ -54,7 +53,7 @@ def built_campaign(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
         # the default crew and scale from fewer games: 500 per mission take seconds each
-        mp.setattr(rating, "DEFAULT_SETTINGS", {**DEFAULT_SETTINGS, "games": 40})
+        ratings.fewer_games(mp, 40)
         return build_pack(_pack(tmp), tmp / "site",
                           BuildOptions(cache_dir=tmp / "cache", rate=True))
 

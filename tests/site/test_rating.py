@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
 from authoring.mission import load_mission
 from authoring.mission.model import Threat
-from authoring.simulation import rating as rating_module
-from authoring.simulation.calibration import DEFAULT_CREW, DEFAULT_SETTINGS, official_range
+from authoring.simulation.calibration import DEFAULT_CREW, official_range
 from authoring.simulation.rating import Rating, rate_mission, wilson
 from tests.site.helpers import DATA
 
@@ -21,9 +21,9 @@ def test_labels_follow_the_official_range(value: float, label: str) -> None:
     assert Rating(value, 5.0, 60.0, 70.0, 0.5, (0.3, 0.7), 20, "planner").label == label
 
 
-def test_a_mission_is_rated_on_the_official_scale(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_mission_is_rated_on_the_official_scale(fewer_games: Callable[[int], None]) -> None:
     # the default crew and scale, fewer games (500 take seconds: bench/rating.py)
-    monkeypatch.setattr(rating_module, "DEFAULT_SETTINGS", {**DEFAULT_SETTINGS, "games": 40})
+    fewer_games(40)
     mission = load_mission(DATA / "first-watch.yaml")
     rating, note = rate_mission(mission)
     assert note == ""
