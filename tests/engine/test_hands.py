@@ -585,3 +585,22 @@ def test_a_playable_plan_the_exact_check_gives_up_on_still_projects_onto_itself(
     for _ in range(300):
         prefer = {slot for slot in slots if rng.random() < 0.8}
         assert project_codes(hands, rows, prefer=prefer) == rows, sorted(prefer)
+
+
+def test_check_decides_a_plan_the_crews_projection_gives_up_on() -> None:
+    # a random plan (tests/engine/hands_cases.py, seed 11, case 246) whose gifts take 71
+    # branches to place: the crews' projection stops at 64 and blanks a slot; check, which
+    # resolve --hands runs on one plan, searches on and accepts it (docs/rules.md §16.1)
+    from authoring.engine.rules import hands as hands_rules
+    from tests.engine.hands_cases import cases
+
+    hands, rows, projected = next(case for k, case in enumerate(
+        cases(11, 247, hands_rules.project_codes)) if k == 246)
+    crew = hands_rules.decode_rows(hands, rows)
+    assert projected != rows
+    assert not hands_rules.playable(hands, crew)
+    hands_rules.check(hands, crew)
+    # with the crews' limit it says it cannot tell, and names no slot it cannot prove
+    with pytest.raises(PlanError, match=r"cannot tell whether the crew can play the plan.*"
+                       r"gave up after 64 branches"):
+        hands_rules.check(hands, crew, branches=64)
