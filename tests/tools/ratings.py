@@ -15,8 +15,8 @@ import pytest
 
 
 def fewer_games(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
-    """Makes every default rating and simulation G rule play ``games`` games (undone with
-    ``monkeypatch``; call ``forget_simulations`` after it when the fixture ends)."""
+    """Makes every default rating and simulation G rule play ``games`` games, until
+    ``monkeypatch`` undoes it (the simulations kept before are forgotten)."""
     from authoring.lint.registry import all_rules
     from authoring.simulation import rating
     from authoring.simulation.calibration import SIMULATION_OPTIONS
