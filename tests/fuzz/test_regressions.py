@@ -52,7 +52,7 @@ def _first(text: str) -> str:
 
 
 def test_a_1_mib_comment_line_is_refused_by_its_length() -> None:
-    # the limit is in bytes, the line's length in characters: mission 1 has a "§" (two bytes)
+    # the limit is in bytes, a line's length in characters: mission 1 has a two-byte character
     size = len(MISSION_1.encode())
     text = MISSION_1 + "# " + "x" * (MAX_FILE_BYTES - size - 3) + "\n"
     assert len(text.encode()) <= MAX_FILE_BYTES
