@@ -594,8 +594,7 @@ def test_check_decides_a_plan_the_crews_projection_gives_up_on() -> None:
     from authoring.engine.rules import hands as hands_rules
     from tests.engine.hands_cases import cases
 
-    hands, rows, projected = next(case for k, case in enumerate(
-        cases(11, 247, hands_rules.project_codes)) if k == 246)
+    hands, rows, projected = list(cases(11, 247, hands_rules.project_codes))[-1]
     crew = hands_rules.decode_rows(hands, rows)
     assert projected != rows
     assert not hands_rules.playable(hands, crew)

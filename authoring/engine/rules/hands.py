@@ -745,8 +745,7 @@ def check(hands: Hands, crew: Sequence[CrewPlan], branches: int = CHECK_BRANCHES
     if budget[0] < 0:
         raise PlanError("cannot tell whether the crew can play the plan from the hands: the "
                         f"check of which cards the data transfers pass gave up after {branches} "
-                        "branches (docs/rules.md §16.1); resolve without --hands to play it "
-                        "with any action in any turn")
+                        "branches (docs/rules.md §16.1)")
     member, turn, action = missed[0]
     label = crew[member].label
     half = half_of(action)
