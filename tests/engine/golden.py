@@ -9,6 +9,7 @@ A file holds one or more scenarios separated by a line ``---``. Lines::
     level: 1                         # optional rule level 1-4 (default 4, the full game)
     double actions: yes              # optional: a double-action track (docs/rules.md §19)
     threat: 1 white E1-05            # turn, zone, card (one line per threat)
+    threat: 2 red SE3-104 I1-02      # a carrier's bonus threat card fourth (docs/rules.md §19.8)
     P1: C - A A                      # crew lines, seed:, tokens: as in the plan notation
     A1:
     expect outcome: survived         # or: destroyed 7
@@ -56,7 +57,8 @@ class Scenario:
     players: int | None = None
     level: int = 4
     double_actions: bool = False
-    threats: list[tuple[int, str, str]] = field(default_factory=list)
+    threats: list[tuple[int, str, str] | tuple[int, str, str, str]] = field(
+        default_factory=list)
     plan_lines: list[str] = field(default_factory=list)
     expect: dict[str, str] = field(default_factory=dict)
     after: dict[int, str] = field(default_factory=dict)
@@ -119,8 +121,8 @@ def _parse_block(text: str, source: str) -> Scenario | None:
         elif key == "double actions":
             scenario.double_actions = value == "yes"
         elif key == "threat":
-            turn, zone, card = value.split()
-            scenario.threats.append((int(turn), zone, card))
+            turn, zone, card, *bonus = value.split()
+            scenario.threats.append((int(turn), zone, card, *bonus))
         elif key.startswith("expect after"):
             scenario.after[int(key.split()[2])] = value
         elif key.startswith("expect "):

@@ -66,6 +66,8 @@ INTERNAL_START: dict[str, tuple[list[str], str]] = {
     "SI3-106": (["UR"], "bots"),
     "I2-102": (["LB"], "bots"),
     "SI2-102": (["UW"], "bots"),
+    "SI3-102": (["UB"], "C"),
+    "SI3-103": (["LR"], "C"),
 }
 
 A = "attack"
@@ -243,6 +245,18 @@ BEHAVIOUR: dict[str, tuple[Actions, Actions, Actions, list[str]]] = {
                ["reverses-shields", "lone-repairer-bonus"]),
     # --- the Driller: armour until its X, drills toward the most damaged zone ---
     "I3-107": ([["drop_armour"], ["drill"]], [["drill"]], [[A, 4]], ["armour"]),
+    # --- bonus threats (docs/rules.md §19.8): a carrier brings a second card into play
+    #     (release_bonus) and, destroyed before it did, takes that card along ---
+    "E3-107": ([["speed", 1], ["shield_set", 3]], [["speed", 1]], [["release_bonus", 1]],
+               ["bonus-internal"]),
+    "SE3-104": ([["release_bonus", 0]], [["advance_internal"]], [["ko_captain"], ["delay_ship"]],
+                ["bonus-internal", "out-of-reach-far"]),
+    "SE3-105": ([["shield_set", 4], ["release_bonus", 0]], [["repair_externals", 1]],
+                [["destroy_ship"]], ["bonus-external", "lasers-any-zone"]),
+    "SI3-102": ([["drop_armour"], ["release_bonus", 0]], [["advance_zone", 2]],
+                [["drain_zone_shield"], [A, 4]], ["bonus-external", "armour"]),
+    "SI3-103": ([["drop_armour"], ["release_bonus", 0]], [["advance_zone", 2]],
+                [["drain_zone_reactor"], [A, 4]], ["bonus-external", "armour"]),
     # --- the Super-Carrier: carrier attacks, and the lasers of every zone may target it ---
     "SE3-103": ([[A, 2]], [["attack_others", 4]], [["attack_all", 5]],
                 ["carrier-attacks", "lasers-any-zone"]),

@@ -64,8 +64,8 @@ def test_the_expansion_adds_its_played_cards_of_the_colours(colour: str, externa
 
 
 def test_the_expansion_leaves_out_the_cards_not_played_yet() -> None:
-    assert not CARDS["SI3-102"].playable  # a Hidden Transmitter (docs/rules.md §19.7)
-    assert "SI3-102" not in deck_cards(False, True, "red", expansion=True)
+    assert not CARDS["SI3-104"].playable  # the Space-Time Vortex (docs/rules.md §19.7)
+    assert "SI3-104" not in deck_cards(False, True, "red", expansion=True)
     assert "SI3-105" in deck_cards(False, True, "red", expansion=True)
 
 
@@ -100,16 +100,19 @@ def test_a_red_deck_needs_the_expansion() -> None:
 
 
 def test_a_pile_too_small_for_the_mission_is_reported() -> None:
-    # every threat of mission 1 (six) a serious internal one, drawn from the red serious
-    # internal pile: fewer of its cards are played (docs/rules.md §19.7)
+    # every threat of mission 1 (six) a serious internal one, and one more, drawn from the red
+    # serious internal pile: it holds six played cards (docs/rules.md §19.7)
     held = len(deck_cards(False, True, "red", True))
-    assert held < len(MISSION_1.threats())
     events = tuple(dataclasses.replace(e, zone="internal", serious=True, unconfirmed=False)
                    if hasattr(e, "serious") else e for e in MISSION_1.events)
+    last = [e for e in events if hasattr(e, "serious")][-1]
+    events += (dataclasses.replace(last, at=last.at + 20),)
+    wanted = sum(1 for e in events if hasattr(e, "serious"))
+    assert held < wanted
     mission = dataclasses.replace(MISSION_1, events=events, decks=Decks("mixed", "red", True))
     (key, message), = deck_problems(mission)
     assert key == "serious"
     cards = f"{held} card{'s' if held != 1 else ''}"
     assert message.startswith(f"the serious internal deck (red, with the expansion) holds "
-                              f"{cards} the engine plays, and the mission draws 6 from it")
+                              f"{cards} the engine plays, and the mission draws {wanted} from it")
     assert not deck_problems(_with(mission, Decks("mixed", "mixed", True)))

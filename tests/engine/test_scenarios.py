@@ -41,7 +41,7 @@ def test_scenario(scenario, core: str) -> None:  # type: ignore[no-untyped-def]
 def test_every_card_the_engine_plays_has_a_scenario() -> None:
     from authoring.engine.rules.threats.cards import load_cards
 
-    used = {card for s in SCENARIOS for m in [s, *s.following] for _, _, card in m.threats}
+    used = {t[2] for s in SCENARIOS for m in [s, *s.following] for t in m.threats}
     played = {c.id for c in load_cards().values() if c.playable}  # base and expansion
     assert len(played) > 55
     assert sorted(played - used) == []

@@ -295,10 +295,13 @@ def _setup_code(setup: Setup) -> _SetupCode:
         index = _card_table()[0]
         order = setup.appearance_order
         words = [setup.level, *(int(name[1:]) - 1 for name in setup.track_names), len(order)]
-        for card, turn, zone in order:
+        carriers = {b: n for n, b in enumerate(setup.bonus_links) if b >= 0}
+        for n, (card, turn, zone) in enumerate(order):
             if card.id not in index:
                 break
-            words += (index[card.id], turn, zone)
+            # a bonus threat's turn: -(1 + the place of its carrier), which core.c reads
+            # and sets to 0 (docs/rules.md §19.8)
+            words += (index[card.id], -1 - carriers[n] if n in carriers else turn, zone)
         playable = len(words) == 6 + 3 * len(order) and len(order) <= MAX_THREATS
         code = _SetupCode(array("i", words), playable,
                           ((setup.players or 0) * 8 + setup.level) * 2 + setup.double_actions)

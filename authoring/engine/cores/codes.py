@@ -54,6 +54,7 @@ OPERATIONS: tuple[str, ...] = (
     "shields_ineffective", "shields_reversed", "disrupt_optics", "seal_doors", "infect",
     "infection", "drain_host_station", "ko_host_station_others", "attack_host_zone",
     "drain_zone_reactor_speed", "sabotage", "drones", "poison_strikes", "rockets_explode",
+    "release_bonus", "advance_internal", "advance_zone", "repair_externals", "ko_captain",
 )
 ACTIVATE: tuple[str, ...] = ("reveal", "scout_bonus", "marauder_bonus", "grow_up")
 
@@ -84,7 +85,8 @@ CARD_FLAGS: tuple[tuple[str, str], ...] = (
     ("F_LONE_REPAIRER", "lone-repairer-bonus"), ("F_DISRUPTS_OPTICS", "disrupts-optics"),
     ("F_SEALS_DOORS", "seals-doors"), ("F_SQUAD_REPAIRS_MORE", "squad-repairs-more"),
     ("F_INFECTS", "infects"), ("F_RIDES_CREW", "rides-crew"), ("F_SABOTAGES", "sabotages"),
-    ("F_POISONS", "poisons"),
+    ("F_POISONS", "poisons"), ("F_BONUS_INTERNAL", "bonus-internal"),
+    ("F_BONUS_EXTERNAL", "bonus-external"),
 )
 #: Ability id -> its flag bit (abilities only; see ``X_FLAGS`` for the X operations).
 FLAGS: dict[str, int] = {what: 1 << bit for bit, (_, what) in enumerate(CARD_FLAGS)

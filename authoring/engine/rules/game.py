@@ -33,6 +33,7 @@ from authoring.engine.rules.state import (
     CrewMember,
     State,
     ThreatState,
+    start_stations,
 )
 from authoring.engine.rules.threats import abilities
 from authoring.engine.rules.threats.cards import load_cards
@@ -51,7 +52,10 @@ def initial_state(setup: Setup, plan: Plan) -> State:
     cards = load_cards()
     threats = [ThreatState(cards[card.id], turn, zone)
                for card, turn, zone in setup.appearance_order]
-    return State(crew, threats, setup.track_names)
+    state = State(crew, threats, setup.track_names)
+    if any(n >= 0 for n in setup.bonus_links):
+        state.bonus = setup.bonus_links
+    return state
 
 
 def check_plan(setup: Setup, plan: Plan) -> None:
@@ -127,8 +131,12 @@ class Game:
         self.saboteurs = _holding(state, "sabotages")  # Cyber Gremlin
         self.ninjas = _holding(state, "poisons")  # Ninja
         for th in state.threats:
-            if th.status == PENDING:
+            if th.status == PENDING and th.token:  # token 0: a bonus threat, its carrier's
                 self.schedule.setdefault(th.token, []).append(th)
+        # Carrier id -> the bonus threat it brings into play (docs/rules.md §19.8).
+        self.bonuses: dict[int, ThreatState] = {
+            id(state.threats[n]): state.threats[b] for n, b in enumerate(state.bonus) if b >= 0}
+        self.released: set[int] = set()  # bonus threats that came into play this threat step
         self.turn = state.turn
         self.step = ""  # the running step's name; overrides the caller's guess in the log
         self.cause = ""  # why the ship was lost
@@ -314,6 +322,31 @@ class Game:
                                             "destroyed")
                     self.destroy(th)
 
+    def release(self, carrier: ThreatState, speed: int) -> None:
+        """Brings a carrier's bonus threat into play, ``speed`` faster than printed: on the
+        first square of its track (an internal one in its card's stations as of this turn),
+        moving from the next turn on (docs/rules.md §19.8)."""
+        th = self.bonuses.get(id(carrier))
+        if th is None or th.status != PENDING:
+            return
+        th.status = ACTIVE_THREAT
+        th.square = self.tracks[th.zone].length
+        th.speed += speed
+        if not th.card.external:
+            th.stations = start_stations(th.card, self.turn)
+        if "slime" in th.card.abilities:
+            th.spots = [th.card.health or 0]
+        self.released.add(id(th))
+        if self.log is not None:
+            where = (ZONE_NAMES[th.zone] if th.card.external else
+                     "+".join(STATION_CODES[s] for s in th.stations))
+            self.note("threat", f"{carrier.card.name} brings its bonus threat {th.card.id} "
+                                f"{th.card.name} into play in {where} (square {th.square})")
+        if "health-from-rockets" in th.card.abilities:
+            th.health = self.state.rockets
+            if th.health == 0:
+                self.destroy(th)
+
     # --- the ship and the crew, for the threat hooks (see actions.py and damage.py) ------
 
     def delay(self, member: CrewMember, slot: int) -> None:
@@ -394,11 +427,15 @@ class Game:
     def threat_step(self) -> None:
         """Moves every threat on a track by its speed, in order of appearance (step 4)."""
         tracks = self.track_actions
+        released = self.released
+        released.clear()
         for th in self.state.threats:
             if th.status != ACTIVE_THREAT:
                 if th.passes and th.status == DESTROYED and abilities.has_marker(th):
                     abilities.marker_moves(self, th)  # it goes on (docs/rules.md §19.8)
                 continue
+            if released and id(th) in released:
+                continue  # a bonus threat moves from the next turn (docs/rules.md §19.8)
             actions = tracks[th.zone]
             steps = th.speed
             if self.slowed and id(th) in self.slowed:

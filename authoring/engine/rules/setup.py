@@ -18,6 +18,7 @@ from authoring.engine.rules.decks import deck_cards
 from authoring.engine.rules.expansion import missing_rules
 from authoring.engine.rules.levels import get_level
 from authoring.engine.rules.plan import ZONES, Plan
+from authoring.engine.rules.ship import zone_of
 from authoring.engine.rules.threats.cards import Card, get_card, load_cards
 from authoring.engine.rules.trajectories import get_trajectory
 
@@ -29,13 +30,28 @@ if TYPE_CHECKING:
 _SAME_TURN_ORDER = {(False, True): 0, (False, False): 1, (True, True): 2, (True, False): 3}
 
 
+#: The abilities of a card that carries a bonus threat, and the kind of card it carries
+#: (docs/rules.md §19.8): internal or external.
+BONUS_KINDS: Mapping[str, bool] = {"bonus-internal": False, "bonus-external": True}
+
+
+def bonus_kind(card: Card) -> bool | None:
+    """Returns whether the card's bonus threat is external, or None for a card without one."""
+    for ability in card.abilities:
+        if ability in BONUS_KINDS:
+            return BONUS_KINDS[ability]
+    return None
+
+
 @dataclass(frozen=True)
 class ThreatEvent:
-    """A threat the engine plays: appearance turn, zone (or internal) and card id."""
+    """A threat the engine plays: appearance turn, zone (or internal) and card id, and for a
+    card that carries a bonus threat (docs/rules.md §19.8) the bonus card's id."""
 
     turn: int
     zone: str
     card: str
+    bonus: str | None = None
 
     def __post_init__(self) -> None:
         if self.zone not in ZONES:
@@ -46,6 +62,34 @@ class ThreatEvent:
         if card.external != (self.zone != "internal"):
             where = "an external zone" if card.external else "the internal track"
             raise SetupError(f"expected card {card.id} on {where}, got zone {self.zone!r}")
+        if self.bonus is not None:  # none: the carrier brings nothing (docs/rules.md §19.8)
+            problem = bonus_problem(card, self.bonus)
+            if problem:
+                raise SetupError(problem)
+
+
+def bonus_problem(card: Card, bonus: str) -> str:
+    """Says what is wrong with ``bonus`` as the bonus threat of ``card`` ('' when nothing):
+    a carrier takes one card of its kind that the engine plays and that carries none itself
+    (docs/rules.md §19.8); any other card takes none."""
+    external = bonus_kind(card)
+    if external is None:
+        return f"expected no bonus threat for card {card.id} ({card.name}), got {bonus}"
+    kind = "external" if external else "internal"
+    other = load_cards().get(bonus)
+    if other is None:
+        return (f"unknown bonus threat card {bonus!r} for {card.id}: expected the id of a "
+                "threat card")
+    if not other.playable:
+        return (f"bonus threat card {bonus} ({other.name}) {missing_rules(other.id)}: "
+                "expected a card the engine plays")
+    if other.external != external:
+        return (f"bonus threat card {bonus} ({other.name}) is not {kind}: {card.id} "
+                f"({card.name}) brings an {kind} threat")
+    if bonus_kind(other) is not None:
+        return (f"bonus threat card {bonus} ({other.name}) carries a bonus threat itself: "
+                "expected a card without one")
+    return ""
 
 
 @dataclass(frozen=True)
@@ -80,6 +124,7 @@ class Setup:
                 raise SetupError(f"expected threats in turns 1..{rules.turns} at rule level "
                                  f"{rules.level}, got T+{event.turn}")
         cards = [t.card.upper() for t in self.threats]
+        cards += [t.bonus.upper() for t in self.threats if t.bonus]
         twice = sorted({c for c in cards if cards.count(c) > 1})
         if twice:
             raise SetupError(f"expected each threat card at most once, got {', '.join(twice)} "
@@ -87,10 +132,43 @@ class Setup:
 
     @cached_property
     def appearance_order(self) -> tuple[tuple[Card, int, int], ...]:
-        """Returns (card, turn, zone index) of every threat in order of appearance."""
-        specs = [(get_card(e.card), e.turn, ZONES.index(e.zone)) for e in self.threats]
-        specs.sort(key=lambda t: (t[1], _SAME_TURN_ORDER[(t[0].external, t[0].serious)]))
+        """Returns (card, turn, zone index) of every threat in order of appearance, then the
+        bonus threats of the carriers among them, in their carriers' order, with turn 0: no
+        turn brings them, their carrier does (docs/rules.md §19.8). An external bonus's zone
+        is its carrier's (an Overlord's) or its carrier's station's (a Hidden Transmitter's)."""
+        events = self._in_order
+        specs = [(get_card(e.card), e.turn, ZONES.index(e.zone)) for e in events]
+        for event, (card, _, zone) in zip(events, list(specs), strict=True):
+            if event.bonus:
+                bonus = get_card(event.bonus)
+                if not bonus.external:
+                    zone = ZONES.index("internal")
+                elif not card.external:
+                    zone = zone_of(card.stations[0])
+                specs.append((bonus, 0, zone))
         return tuple(specs)
+
+    @cached_property
+    def bonus_links(self) -> tuple[int, ...]:
+        """Returns, for each threat of ``appearance_order``, the place of its bonus threat
+        there, or -1 (none: no carrier, or a carrier given no bonus card, which then brings
+        nothing)."""
+        events = self._in_order
+        links = [-1] * (len(events) + sum(1 for e in events if e.bonus))
+        following = len(events)
+        for n, event in enumerate(events):
+            if event.bonus:
+                links[n] = following
+                following += 1
+        return tuple(links)
+
+    @cached_property
+    def _in_order(self) -> tuple[ThreatEvent, ...]:
+        def key(event: ThreatEvent) -> tuple[int, int]:
+            card = get_card(event.card)
+            return event.turn, _SAME_TURN_ORDER[(card.external, card.serious)]
+
+        return tuple(sorted(self.threats, key=key))
 
     @cached_property
     def track_names(self) -> tuple[str, str, str, str]:
@@ -207,7 +285,9 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
                 raise SetupError(f"expected a card left in the deck for the threat at "
                                  f"T+{threat.turn}, got an empty deck")
             card = decks[key].pop()
-        events.append(ThreatEvent(int(threat.turn), str(threat.zone), card))
+        events.append(ThreatEvent(int(threat.turn), str(threat.zone), card,
+                                  getattr(threat, "bonus", None)))
+    events = _with_bonuses(events, mission, plan.seed, expansion)
     trajectories = plan.trajectories or getattr(mission, "trajectories", None)
     if trajectories is None:
         trajectories = dict(zip(ZONES, rng.sample([f"T{n}" for n in range(1, 8)], 4),
@@ -221,12 +301,39 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
     return setup
 
 
-def make_setup(threats: Iterable[tuple[int, str, str]], trajectories: str,
+def _with_bonuses(events: list[ThreatEvent], mission: Mission, seed: int,
+                  expansion: bool) -> list[ThreatEvent]:
+    """Gives each carrier of a bonus threat without a pinned one a card drawn from the
+    mission's common deck of the bonus's kind (docs/rules.md §19.8), with a generator of its
+    own: the draws of the threats and the trajectories stay those of every other mission."""
+    rng = random.Random(f"bonus:{seed}")
+    used = {e.card for e in events} | {e.bonus for e in events if e.bonus}
+    found: list[ThreatEvent] = []
+    for event in events:
+        external = bonus_kind(get_card(event.card))
+        if external is None or event.bonus:
+            found.append(event)
+            continue
+        deck = [c for c in deck_cards(external, False, str(mission.decks.common), expansion)
+                if c not in used and bonus_kind(get_card(c)) is None]
+        if not deck:
+            kind = "external" if external else "internal"
+            raise SetupError(f"expected a card left in the common {kind} deck for the bonus "
+                             f"threat of {event.card} at T+{event.turn}, got an empty deck")
+        bonus = rng.choice(deck)
+        used.add(bonus)
+        found.append(ThreatEvent(event.turn, event.zone, event.card, bonus))
+    return found
+
+
+def make_setup(threats: Iterable[tuple[int, str, str] | tuple[int, str, str, str]],
+               trajectories: str,
                players: int | None = None, level: int = 4, *,
                double_actions: bool = False) -> Setup:
-    """Builds a setup from ``(turn, zone, card)`` triples and ``"T1 T2 T3 T4"``."""
+    """Builds a setup from ``(turn, zone, card)`` triples (a carrier's with its bonus card
+    fourth) and ``"T1 T2 T3 T4"``."""
     names = trajectories.split()
     if len(names) != 4:
         raise SetupError(f"expected 4 trajectories (red white blue internal), got {len(names)}")
-    return Setup(tuple(ThreatEvent(t, z, c) for t, z, c in threats),
+    return Setup(tuple(ThreatEvent(*threat) for threat in threats),
                  dict(zip(ZONES, names, strict=True)), players, level, double_actions)

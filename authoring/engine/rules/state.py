@@ -133,6 +133,9 @@ class State:
         # Campaign (docs/rules.md §18): 2 in a zone whose structural damage was carried over
         # unrepaired from the previous mission; damage past the shields there is doubled.
         self.hull = [1, 1, 1]
+        # For each threat, the place in ``threats`` of the bonus threat it carries, or -1
+        # (docs/rules.md §19.8): fixed by the setup, so copies share it.
+        self.bonus: tuple[int, ...] = ()
 
     def copy(self) -> State:
         """Returns an independent copy of the state."""
@@ -154,13 +157,14 @@ class State:
         other.broken = set(self.broken)
         other.contaminated = set(self.contaminated)
         other.hull = self.hull[:]
+        other.bonus = self.bonus
         return other
 
     def _fields(self) -> tuple[object, ...]:
         return (self.turn, self.tracks, self.shields, self.reactors, self.fuel, self.rockets,
                 self.rocket_flying, self.stored, self.crew, self.maintained, self.vc,
                 self.tokens, self.broken, self.threats, self.scout_bonus, self.contaminated,
-                self.lost, self.hull)
+                self.lost, self.hull, self.bonus)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._fields() == other._fields()

@@ -86,6 +86,8 @@ enum { SYS_NONE = 0, SYS_A = 1, SYS_B = 2, SYS_C = 3, SYS_BOTS = 4, SYS_PILOT = 
 #define F_RIDES_CREW (1ULL << 43) /* rides-crew */
 #define F_SABOTAGES (1ULL << 44) /* sabotages */
 #define F_POISONS (1ULL << 45) /* poisons */
+#define F_BONUS_INTERNAL (1ULL << 46) /* bonus-internal */
+#define F_BONUS_EXTERNAL (1ULL << 47) /* bonus-external */
 
 /* square operations, by code */
 enum {
@@ -179,7 +181,12 @@ enum {
     OP_DRONES = 87,
     OP_POISON_STRIKES = 88,
     OP_ROCKETS_EXPLODE = 89,
-    OP_COUNT = 90
+    OP_RELEASE_BONUS = 90,
+    OP_ADVANCE_INTERNAL = 91,
+    OP_ADVANCE_ZONE = 92,
+    OP_REPAIR_EXTERNALS = 93,
+    OP_KO_CAPTAIN = 94,
+    OP_COUNT = 95
 };
 
 /* bounds of the fixed arrays */
@@ -252,6 +259,6 @@ enum {
     SNAP_INTS = 539
 };
 
-#define CODES_DIGEST 0x78541099u /* sa_codes(): ccore.py checks it */
+#define CODES_DIGEST 0xe6b77a3au /* sa_codes(): ccore.py checks it */
 
 #endif

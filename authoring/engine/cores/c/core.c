@@ -102,6 +102,10 @@ typedef struct {
     const void *split;   /* the one whose card split this turn (actions.delay) */
     int forced[3][MAX_FORCED], nforced[3], fpos[3];
     int cause; /* 1 + zone: a 7th damage; 10 + threat: it reached Z */
+    /* bonus threats (docs/rules.md §19.8): 1 + the place of each carrier's bonus (0: none),
+       and those that came into play in this threat step (they move from the next) */
+    int bonus_of[MAX_THREATS];
+    unsigned released;
     int nthr;
     Threat thr[MAX_THREATS];
     /* not zeroed */
@@ -762,6 +766,14 @@ static void destroy(Game *g, Threat *th, Crew *by) {
     }
     if ((f & F_KO_DESTROYER) && by) knock_out(by);
     if ((f & F_RIDES_CREW) && th->passes) knock_out(&g->crew[th->passes - 1]); /* its host */
+    if ((f & (F_BONUS_INTERNAL | F_BONUS_EXTERNAL)) && g->bonus_of[th - g->thr]) {
+        /* abilities._bonus_goes_too: a bonus still to come is destroyed with its carrier */
+        Threat *bonus = &g->thr[g->bonus_of[th - g->thr] - 1];
+        if (bonus->status == PENDING) {
+            bonus->status = DESTROYED;
+            bonus->ended = g->gturn;
+        }
+    }
 }
 
 static void survive(Game *g, Threat *th) {
@@ -798,6 +810,29 @@ static void warheads_lose_rocket(Game *g) {
 static int advance(Game *g, Threat *th);
 
 static void delay_next(Game *g, Crew *m) { delay(g, m, g->gturn + 1); }
+
+/* game.release: a carrier's bonus threat comes into play on the first square of its track,
+   faster than printed by `faster`, in its card's stations as of this turn */
+static void release(Game *g, Threat *carrier, int faster) {
+    int b = g->bonus_of[carrier - g->thr];
+    if (!b) return;
+    Threat *th = &g->thr[b - 1];
+    if (th->status != PENDING) return;
+    th->status = ACTIVE_THREAT;
+    g->active |= 1U << (b - 1);
+    th->square = g->length[th->zone];
+    th->speed += faster;
+    if (flags(th) & F_STATION_BY_TURN) th->st[0] = th->card[C_STATIONS + (g->gturn + 1) % 2];
+    if (flags(th) & F_SLIME) {
+        th->nspots = 1;
+        th->spots[0] = th->card[C_HEALTH];
+    }
+    g->released |= 1U << (b - 1);
+    if (flags(th) & F_HEALTH_ROCKETS) {
+        th->health = g->rockets;
+        if (th->health == 0) destroy(g, th, 0);
+    }
+}
 
 /* A conscious crew member on the ship shares the intruder's station (abilities._present). */
 static int present(const Game *g, const Threat *th) {
@@ -1010,6 +1045,38 @@ static void run_op(Game *g, Threat *th, const int32_t *op) {
     case OP_SELF_DAMAGE:
         th->damage += a;
         if (th->damage >= th->health) destroy(g, th, 0);
+        break;
+    case OP_RELEASE_BONUS:
+        release(g, th, th->damage < 2 ? a : 0);
+        break;
+    case OP_ADVANCE_INTERNAL:
+        for (int t = 0; t < g->nthr; t++) {
+            Threat *other = &g->thr[t];
+            if (other != th && other->status == ACTIVE_THREAT && !other->card[C_EXTERNAL])
+                advance(g, other);
+        }
+        break;
+    case OP_ADVANCE_ZONE: {
+        int zone = own_zone(th);
+        for (int t = 0; t < g->nthr; t++) {
+            Threat *other = &g->thr[t];
+            if (other == th || other->status != ACTIVE_THREAT || !other->card[C_EXTERNAL] ||
+                other->zone != zone)
+                continue;
+            for (int k = 0; k < a; k++)
+                if (!advance(g, other)) break;
+        }
+        break;
+    }
+    case OP_REPAIR_EXTERNALS:
+        for (int t = 0; t < g->nthr; t++) {
+            Threat *other = &g->thr[t];
+            if (other->status == ACTIVE_THREAT && other->card[C_EXTERNAL])
+                other->damage = other->damage > a ? other->damage - a : 0;
+        }
+        break;
+    case OP_KO_CAPTAIN:
+        if (on_ship(&g->crew[0])) knock_out(&g->crew[0]);
         break;
     case OP_SCOUT_ADVANCE:
         for (int t = 0; t < g->nthr; t++) {
@@ -1300,9 +1367,14 @@ static void threat_step(Game *g) {
             if ((flags(th) & F_INFECTS) || ((flags(th) & F_POISONS) && th->passes >> POISONED))
                 markers |= 1U << t;
         }
+    g->released = 0;
     for (unsigned left = g->active | markers; left;) {
         int t = __builtin_ctz(left);
         Threat *th = &g->thr[t];
+        if (g->released >> t & 1) { /* a bonus threat moves from the next turn (game.py) */
+            left = (g->active | markers) & ~((2U << t) - 1U);
+            continue;
+        }
         if (markers >> t & 1) { /* abilities.infection_moves */
             th->square = th->square - th->speed > 1 ? th->square - th->speed : 1;
             if (th->square == 1) {
@@ -1835,6 +1907,10 @@ static void play_game(Game *g, const int32_t *setup, const int32_t *plan, const 
         if (card[C_EXTERNAL]) g->external |= 1U << t;
         if (card[C_SYSTEM] == SYS_BOTS) g->bots |= 1U << t;
         if (th->token >= 0 && th->token < 16) g->appear_at[th->token] |= 1U << t;
+        if (th->token < 0) { /* a bonus threat: -(1 + its carrier's place) (ccore.py) */
+            g->bonus_of[-th->token - 1] = t + 1;
+            th->token = 0;
+        }
     }
     g->shields[0] = g->shields[1] = g->shields[2] = 1;
     g->reactors[0] = 2;

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from authoring.engine.rules import ship
 from authoring.engine.rules.ship import NO_SQUAD, SPACE, STATION_CODES, WHITE, zone_of
-from authoring.engine.rules.state import DESTROYED
+from authoring.engine.rules.state import DESTROYED, PENDING
 from authoring.engine.rules.trajectories import DISTANCE
 
 if TYPE_CHECKING:
@@ -886,6 +886,55 @@ def scout_advance(g: Game, th: ThreatState) -> None:
             g.advance(other)
 
 
+# --- bonus threats and the threats that move others (docs/rules.md §19.8) ---
+
+
+@op("release_bonus")
+def release_bonus(g: Game, th: ThreatState, faster: int) -> None:
+    """Brings the threat's bonus threat into play, ``faster`` faster than printed while the
+    carrier has taken fewer than 2 damage (Sealed Capsule Z; 0 for the others)."""
+    g.release(th, faster if th.damage < 2 else 0)
+
+
+@op("advance_internal")
+def advance_internal(g: Game, th: ThreatState) -> None:
+    """Advances every internal threat on its track one square, in order of appearance,
+    resolving the X, Y or Z it lands on (Transmitter Satellite Y)."""
+    for other in g.state.threats:
+        if other is not th and other.on_board and not other.card.external:
+            g.advance(other)
+
+
+@op("advance_zone")
+def advance_zone(g: Game, th: ThreatState, squares: int) -> None:
+    """Advances every external threat of the threat's zone ``squares`` squares, one threat
+    after the other in order of appearance (Hidden Transmitter Y)."""
+    zone = _zone(th)
+    for other in g.state.threats:
+        if other is not th and other.on_board and other.card.external and other.zone == zone:
+            for _ in range(squares):
+                if not g.advance(other):
+                    break
+
+
+@op("repair_externals")
+def repair_externals(g: Game, th: ThreatState, amount: int) -> None:
+    """Removes up to ``amount`` damage from every external threat on its track, the threat
+    itself included (Overlord Y)."""
+    for other in g.state.threats:
+        if other.on_board and other.card.external:
+            repair(g, other, amount)
+
+
+@op("ko_captain")
+def ko_captain(g: Game, th: ThreatState) -> None:
+    """Knocks out the captain, the first crew member in seat order, when he is on the ship
+    (Transmitter Satellite Z)."""
+    captain = g.state.crew[0]
+    if captain.station != SPACE and not captain.out:
+        g.knock_out(captain)
+
+
 @op("fissure")
 def fissure(g: Game, th: ThreatState, where: str) -> None:
     """Doubles damage reaching red (``red``) or every zone (``all``)."""
@@ -1187,7 +1236,19 @@ def _ko_destroyer(g: Game, th: ThreatState, by: CrewMember | None) -> None:
         g.knock_out(by)
 
 
+def _bonus_goes_too(g: Game, th: ThreatState, by: CrewMember | None) -> None:
+    # a carrier destroyed before it brought its bonus threat takes it along: the bonus card
+    # scores as destroyed and never comes (docs/rules.md §19.8)
+    bonus = g.bonuses.get(id(th))
+    if bonus is not None and bonus.status == PENDING:
+        bonus.status = DESTROYED
+        bonus.ended = g.turn
+        _say(g, f"{th.card.name} is destroyed with its bonus threat {bonus.card.name} aboard")
+
+
 ON_DESTROYED: dict[str, Callable[[Game, ThreatState, Any], None]] = {
+    "bonus-internal": _bonus_goes_too,
+    "bonus-external": _bonus_goes_too,
     "debris": _debris,
     "ko-lower-sides-on-death": _ko_lower_sides,
     "ko-destroyer": _ko_destroyer,
