@@ -47,7 +47,7 @@ def _pinned(tmp_path: Path, card_id: str) -> tuple[Path, Path]:
 
 
 def test_the_expansion_cards_played_are_most_of_the_deck() -> None:
-    assert len(PLAYED) >= 42  # of 48 (docs/rules.md §19.7 lists the others)
+    assert len(PLAYED) >= 47  # of 48 (docs/rules.md §19.7 lists the other)
 
 
 @pytest.mark.parametrize("card_id", PLAYED)
@@ -63,3 +63,48 @@ def test_a_pinned_expansion_card_validates_resolves_and_simulates(tmp_path: Path
                                     "--jobs", "1", "--json"])
     assert simulated.exit_code == 0, simulated.output
     assert json.loads(simulated.output)["games"] == 1
+
+
+CARRIERS = [c for c in PLAYED
+            if {"bonus-internal", "bonus-external"} & set(load_cards()[c].abilities)]
+
+
+def test_the_five_carriers_of_a_bonus_threat_are_played() -> None:
+    assert CARRIERS == ["E3-107", "SE3-104", "SE3-105", "SI3-102", "SI3-103"]
+
+
+@pytest.mark.parametrize("card_id", CARRIERS)
+def test_a_carrier_resolves_with_its_pinned_bonus_or_a_drawn_one(tmp_path: Path,
+                                                                card_id: str) -> None:
+    # the resolution lists the bonus card among its threats (turn 0 until it comes): the
+    # mission's own `bonus:` when it pins one, else one drawn from its common deck
+    mission, plan = _pinned(tmp_path, card_id)
+    bonus = "E1-02" if "bonus-external" in load_cards()[card_id].abilities else "I1-04"
+    pinned = mission.with_name("with-bonus.yaml")
+    pinned.write_text(mission.read_text("utf-8").replace(
+        f"card: {card_id}}}", f"card: {card_id}, bonus: {bonus}}}"), "utf-8")
+    assert runner.invoke(app, ["validate", str(pinned)]).exit_code == 0
+    for path, expected in ((pinned, bonus), (mission, None)):
+        resolved = runner.invoke(app, ["resolve", str(path), str(plan), "--json"])
+        assert resolved.exit_code == 0, resolved.output
+        threats = json.loads(resolved.output)["threats"]
+        bonuses = [t["card"] for t in threats if t["token"] == 0]
+        assert len(bonuses) == 1
+        assert expected is None or bonuses == [expected]
+
+
+@pytest.mark.parametrize(("bonus", "words"), [
+    ("E1-02", "is not internal"),
+    ("SI3-102", "carries a bonus threat itself"),
+    ("I1-06", "pinned elsewhere in the mission"),
+])
+def test_a_bad_bonus_is_refused_where_it_is_written(tmp_path: Path, bonus: str,
+                                                   words: str) -> None:
+    mission, _ = _pinned(tmp_path, "SE3-104")
+    text = mission.read_text("utf-8").replace("card: SE3-104}", f"card: SE3-104, bonus: {bonus}}}")
+    text = text.replace(INTERNAL, INTERNAL[:-1] + ", card: I1-06}", 1)
+    mission.write_text(text, "utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if f"bonus: {bonus}" in row)
+    checked = runner.invoke(app, ["validate", str(mission)])
+    assert checked.exit_code == 1
+    assert f"{mission}:{line}:" in checked.output and words in checked.output

@@ -49,12 +49,12 @@ def card_problems(doc: Document | None, mission: Mission) -> list[Problem]:
     decks = mission.decks
     threats = list(mission.threats())
     piles = Counter((t.zone == "internal", t.serious) for t in threats)
-    if all(t.card is None for t in threats) and not decks.expansion \
+    if all(t.card is None and t.bonus is None for t in threats) and not decks.expansion \
             and "red" not in (decks.common, decks.serious) \
             and max(piles.values(), default=0) <= SMALLEST_BASE_PILE:
         return []  # nothing pinned and the base piles suffice: no engine to load
     from authoring.engine.rules.decks import deck_problems
-    from authoring.engine.rules.setup import pinned_card_problems
+    from authoring.engine.rules.setup import pinned_bonus_problems, pinned_card_problems
 
     file = doc.file if doc else mission.source
     found = []
@@ -63,6 +63,11 @@ def card_problems(doc: Document | None, mission: Mission) -> list[Problem]:
         found.append(Problem(file, line, col, *PINNED_CARD,
                              message, hint="remove `card:` to draw it at play time",
                              path=f"$.events[{index}].threat.card"))
+    for index, message in pinned_bonus_problems(mission):
+        line, col = doc.locate(["events", index, "threat", "bonus"]) if doc else (1, 1)
+        found.append(Problem(file, line, col, *PINNED_CARD, message,
+                             hint="remove `bonus:` to draw it at play time",
+                             path=f"$.events[{index}].threat.bonus"))
     for key, message in deck_problems(mission):
         # the colour's value, or the ``decks`` mapping when the colour is left at its default
         line, col = doc.locate(["decks", key]) if doc else (1, 1)

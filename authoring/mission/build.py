@@ -34,7 +34,7 @@ def _event(raw: Mapping[str, Any]) -> Event:
     if "threat" in raw:
         t = raw["threat"]
         return Threat(at, int(t["turn"]), t["zone"], bool(t.get("serious", False)),
-                      bool(t.get("unconfirmed", False)), t.get("card"))
+                      bool(t.get("unconfirmed", False)), t.get("card"), t.get("bonus"))
     if "incoming_data" in raw:
         return IncomingData(at)
     if "data_transfer" in raw:

@@ -37,6 +37,7 @@ class Threat:
     serious: bool = False
     unconfirmed: bool = False
     card: str | None = None  # a pinned threat card id for scripted scenarios, e.g. "E1-07"
+    bonus: str | None = None  # a pinned carrier's bonus threat card (docs/rules.md §19.8)
 
     @property
     def internal(self) -> bool:

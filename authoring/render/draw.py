@@ -26,6 +26,7 @@ class DrawnThreat:
     card: CardFace
     trajectory: str
     pinned: bool
+    bonus: str | None = None  # a carrier's bonus threat card (docs/rules.md §19.8)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,6 @@ def draw_mission(mission: Mission, faces: Mapping[str, CardFace], *, crew: CrewS
         raise AssertionError(f"engine drew {len(setup.threats)} threats, expected {len(threats)}")
     drawn = tuple(
         DrawnThreat(threat, faces[event.card], setup.trajectories[threat.zone],
-                    threat.card is not None)
+                    threat.card is not None, event.bonus)
         for threat, event in zip(threats, setup.threats, strict=True))
     return Draw(seed, dict(setup.trajectories), mission.trajectories is not None, drawn)

@@ -129,7 +129,8 @@ def _event_lines(mission: Mission, crew: CrewSize) -> list[tuple[int, str, str]]
             kind = ("serious " if event.serious else "") + (
                 "internal threat" if event.internal else "threat")
             extra = (" (unconfirmed)" if event.unconfirmed else "") + (
-                f", card {event.card}" if event.card else "")
+                f", card {event.card}" if event.card else "") + (
+                f" with bonus {event.bonus}" if event.bonus else "")
             lines.append((event.at, f"T+{event.turn} {kind}{extra}",
                           event.zone))
         elif isinstance(event, CommsDown):
@@ -207,13 +208,15 @@ def _card_blocks(mission: Mission, faces: Mapping[str, CardFace],
 
 
 def _answer_blocks(draw: Draw, crew: CrewSize) -> list[CardBlock]:
-    events = [ThreatEvent(d.threat.turn, d.threat.zone, d.card.id) for d in draw.threats]
+    events = [ThreatEvent(d.threat.turn, d.threat.zone, d.card.id, d.bonus)
+              for d in draw.threats]
     reached = reach_turns(events, draw.trajectories, figures=crew.figures)
     blocks = []
     for drawn, moves in zip(draw.threats, reached, strict=True):
         threat = drawn.threat
         label = f"{threat.zone} {drawn.trajectory}"
-        note = f"T+{threat.turn}, {threat.zone}" + (" (pinned)" if drawn.pinned else "")
+        note = f"T+{threat.turn}, {threat.zone}" + (" (pinned)" if drawn.pinned else "") + (
+            f", bonus threat {drawn.bonus}" if drawn.bonus else "")
         blocks.append(CardBlock(drawn.card, (threat.zone,),
                                 _tracks_for(drawn.card, [(label, drawn.trajectory)],
                                             appears=threat.turn, reached=[moves]), note))

@@ -84,7 +84,9 @@ def format_result(result: Result) -> str:
         lines.append(f"  {zone} damage {len(tokens)}: {', '.join(tokens) or 'none'}")
     for threat in result.threats:
         when = f" in turn {threat.turn}" if threat.turn else ""
-        lines.append(f"  T+{threat.token} {threat.zone} {threat.card} {threat.name}: "
+        # a bonus threat has no turn of its own: its carrier brings it (docs/rules.md §19.8)
+        token = f"T+{threat.token}" if threat.token else "bonus"
+        lines.append(f"  {token} {threat.zone} {threat.card} {threat.name}: "
                      f"{threat.fate}{when}, {threat.points} points")
     if result.score:
         s = result.score

@@ -236,6 +236,28 @@ def pinned_card_problems(mission: Mission) -> list[tuple[int, str]]:
     return found
 
 
+def pinned_bonus_problems(mission: Mission) -> list[tuple[int, str]]:
+    """Returns ``(event index, message)`` for each ``bonus:`` the engine cannot play: a bonus
+    card must suit its pinned carrier (``bonus_problem``, docs/rules.md §19.8) and, like any
+    card, appear once in the mission."""
+    cards = load_cards()
+    seen = {t.card for t in mission.threats() if t.card}
+    found: list[tuple[int, str]] = []
+    for index, event in enumerate(mission.events):
+        bonus = getattr(event, "bonus", None)
+        carrier = cards.get(str(getattr(event, "card", "")))
+        if bonus is None or carrier is None or not carrier.playable:
+            continue  # no bonus, or the carrier's own problem is reported at its card
+        problem = bonus_problem(carrier, bonus)
+        if not problem and bonus in seen:
+            problem = (f"bonus threat card {bonus} is pinned elsewhere in the mission: each "
+                       "card is in its deck once")
+        seen.add(bonus)
+        if problem:
+            found.append((index, problem))
+    return found
+
+
 #: Rule level of each mission profile (authoring.mission.model.PROFILES); others: full game.
 PROFILE_LEVELS: Mapping[str, int] = {"test-run": 1}
 #: The profiles whose crews play the expansion's double-action cards (docs/rules.md §19.1).
@@ -285,8 +307,10 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
                 raise SetupError(f"expected a card left in the deck for the threat at "
                                  f"T+{threat.turn}, got an empty deck")
             card = decks[key].pop()
-        events.append(ThreatEvent(int(threat.turn), str(threat.zone), card,
-                                  getattr(threat, "bonus", None)))
+        # the mission's bonus card goes with its pinned carrier, not with a card the draw
+        # puts in its place
+        bonus = getattr(threat, "bonus", None) if card == threat.card else None
+        events.append(ThreatEvent(int(threat.turn), str(threat.zone), card, bonus))
     events = _with_bonuses(events, mission, plan.seed, expansion)
     trajectories = plan.trajectories or getattr(mission, "trajectories", None)
     if trajectories is None:

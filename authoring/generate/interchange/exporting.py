@@ -59,7 +59,8 @@ def lost_in_export(mission: Mission, fmt: str) -> tuple[list[str], list[str]]:
     if mission.trajectories:
         lost.append("trajectories " + ", ".join(f"{k} {v}"
                                                  for k, v in mission.trajectories.items()))
-    pinned = [t.card for t in mission.threats() if t.card]
+    pinned = [f"{t.card} (bonus {t.bonus})" if t.bonus else t.card
+              for t in mission.threats() if t.card]
     if pinned:
         lost.append(f"pinned cards {', '.join(str(c) for c in pinned)}")
     return lost, options

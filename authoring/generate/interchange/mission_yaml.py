@@ -45,6 +45,8 @@ def event_body(event: Event) -> str:
             fields.append("unconfirmed: true")
         if event.card:
             fields.append(f"card: {event.card}")
+        if event.bonus:
+            fields.append(f"bonus: {event.bonus}")
         return "threat: {" + ", ".join(fields) + "}"
     if isinstance(event, IncomingData):
         return "incoming_data: {}"
