@@ -28,7 +28,7 @@ runner = CliRunner()
 
 def _mission(tmp_path: Path, decks: str, *, serious_internal: bool = False) -> Path:
     """Mission 1 with ``decks:`` added after its profile line (and, when asked, every one of
-    its six threats a serious internal one)."""
+    its six threats a serious internal one, and a seventh at 6:30)."""
     text = MISSION_1.read_text("utf-8")
     assert "\ndecks:" not in text and "\nprofile: base\n" in text
     text = text.replace("\nprofile: base\n", f"\nprofile: base\ndecks: {decks}\n", 1)
@@ -36,6 +36,10 @@ def _mission(tmp_path: Path, decks: str, *, serious_internal: bool = False) -> P
         text, count = re.subn(r"threat: \{turn: (\d), zone: [a-z]+[^}]*\}",
                               r"threat: {turn: \1, zone: internal, serious: true}", text)
         assert count == 6
+        last = '  - {at: "5:50", threat: {turn: 7, zone: internal, serious: true}}\n'
+        assert last in text
+        text = text.replace(last, last + '  - {at: "6:30", threat: {turn: 8, zone: internal, '
+                                          'serious: true}}\n', 1)
     path = tmp_path / "mission.yaml"
     path.write_text(text, "utf-8")
     return path
@@ -87,7 +91,7 @@ def test_a_pile_the_played_cards_cannot_fill_is_refused(tmp_path: Path) -> None:
     assert checked.exit_code == 1
     assert "M007" in checked.output
     held = len(deck_cards(False, True, "red", True))
-    assert held < 6  # fewer of the pile's cards are played (docs/rules.md §19.7)
+    assert held < 7  # fewer of the pile's cards are played (docs/rules.md §19.7)
     assert f"serious internal deck (red, with the expansion) holds {held} card" in checked.output
 
 
