@@ -108,3 +108,13 @@ def test_a_bad_bonus_is_refused_where_it_is_written(tmp_path: Path, bonus: str,
     checked = runner.invoke(app, ["validate", str(mission)])
     assert checked.exit_code == 1
     assert f"{mission}:{line}:" in checked.output and words in checked.output
+
+
+def test_a_pinned_bonus_is_kept_out_of_the_decks(tmp_path: Path) -> None:
+    # the bonus card is in the mission once: the other threats' draws never take it
+    mission, _ = _pinned(tmp_path, "SE3-105")
+    mission.write_text(mission.read_text("utf-8").replace(
+        "card: SE3-105}", "card: SE3-105, bonus: E1-02}"), "utf-8")
+    simulated = runner.invoke(app, ["simulate", str(mission), "--games", "20", "--no-compare",
+                                    "--jobs", "1", "--crew", "heuristic", "--json"])
+    assert simulated.exit_code == 0, simulated.output

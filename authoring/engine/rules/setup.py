@@ -287,7 +287,8 @@ def setup_from_mission(mission: Mission, plan: Plan, *, figures: int | None = No
     # A string seed is hashed with SHA-512 by ``random``: stable across runs and platforms.
     rng = random.Random(f"draw:{plan.seed}")
     decks: dict[tuple[bool, bool], list[str]] = {}
-    used = {c for c in plan.draw if c} | {t.card for t in threats if t.card}
+    used = ({c for c in plan.draw if c} | {t.card for t in threats if t.card}
+            | {t.bonus for t in threats if getattr(t, "bonus", None)})
     expansion = bool(getattr(mission.decks, "expansion", False))
     events: list[ThreatEvent] = []
     for index, threat in enumerate(threats):
