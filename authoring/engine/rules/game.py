@@ -303,24 +303,8 @@ class Game:
 
     def appear(self, turn: int) -> None:
         """Places the threats of this turn on their tracks (step 1)."""
-        st = self.state
         for th in self.schedule.get(turn, ()):
-            th.status = ACTIVE_THREAT
-            th.square = self.tracks[th.zone].length
-            if "slime" in th.card.abilities:
-                th.spots = [th.card.health or 0]
-            where = (ZONE_NAMES[th.zone] if th.card.external else
-                     "+".join(STATION_CODES[s] for s in th.stations))
-            if self.log is not None:
-                self.note("appear", f"{th.card.id} {th.card.name} appears in {where} "
-                                    f"(square {th.square})")
-            if "health-from-rockets" in th.card.abilities:
-                th.health = st.rockets
-                if th.health == 0:
-                    if self.log is not None:
-                        self.note("appear", f"{th.card.name}: no rockets aboard, it counts as "
-                                            "destroyed")
-                    self.destroy(th)
+            self._place(th, "appear", f"{th.card.id} {th.card.name} appears")
 
     def release(self, carrier: ThreatState, speed: int) -> None:
         """Brings a carrier's bonus threat into play, ``speed`` faster than printed: on the
@@ -329,22 +313,30 @@ class Game:
         th = self.bonuses.get(id(carrier))
         if th is None or th.status != PENDING:
             return
-        th.status = ACTIVE_THREAT
-        th.square = self.tracks[th.zone].length
         th.speed += speed
         if not th.card.external:
             th.stations = start_stations(th.card, self.turn)
+        self.released.add(id(th))
+        self._place(th, "threat", f"{carrier.card.name} brings its bonus threat {th.card.id} "
+                                  f"{th.card.name} into play")
+
+    def _place(self, th: ThreatState, step: str, said: str) -> None:
+        """Puts a threat on the first square of its track, with what its card does then: an
+        appearing threat's and a bonus threat's entry alike."""
+        th.status = ACTIVE_THREAT
+        th.square = self.tracks[th.zone].length
         if "slime" in th.card.abilities:
             th.spots = [th.card.health or 0]
-        self.released.add(id(th))
         if self.log is not None:
             where = (ZONE_NAMES[th.zone] if th.card.external else
                      "+".join(STATION_CODES[s] for s in th.stations))
-            self.note("threat", f"{carrier.card.name} brings its bonus threat {th.card.id} "
-                                f"{th.card.name} into play in {where} (square {th.square})")
+            self.note(step, f"{said} in {where} (square {th.square})")
         if "health-from-rockets" in th.card.abilities:
             th.health = self.state.rockets
             if th.health == 0:
+                if self.log is not None:
+                    self.note(step, f"{th.card.name}: no rockets aboard, it counts as "
+                                    "destroyed")
                 self.destroy(th)
 
     # --- the ship and the crew, for the threat hooks (see actions.py and damage.py) ------

@@ -811,27 +811,34 @@ static int advance(Game *g, Threat *th);
 
 static void delay_next(Game *g, Crew *m) { delay(g, m, g->gturn + 1); }
 
-/* game.release: a carrier's bonus threat comes into play on the first square of its track,
-   faster than printed by `faster`, in its card's stations as of this turn */
+/* game._place: a threat goes on the first square of its track (appearing, or a bonus
+   threat its carrier brings) */
+static void place(Game *g, int t) {
+    Threat *th = &g->thr[t];
+    th->status = ACTIVE_THREAT;
+    g->active |= 1U << t;
+    th->square = g->length[th->zone];
+    if (flags(th) & F_SLIME) {
+        th->nspots = 1;
+        th->spots[0] = th->card[C_HEALTH];
+    }
+    if (flags(th) & F_HEALTH_ROCKETS) {
+        th->health = g->rockets;
+        if (th->health == 0) destroy(g, th, 0);
+    }
+}
+
+/* game.release: a carrier's bonus threat comes into play, faster than printed by `faster`,
+   in its card's stations as of this turn, moving from the next threat step */
 static void release(Game *g, Threat *carrier, int faster) {
     int b = g->bonus_of[carrier - g->thr];
     if (!b) return;
     Threat *th = &g->thr[b - 1];
     if (th->status != PENDING) return;
-    th->status = ACTIVE_THREAT;
-    g->active |= 1U << (b - 1);
-    th->square = g->length[th->zone];
     th->speed += faster;
     if (flags(th) & F_STATION_BY_TURN) th->st[0] = th->card[C_STATIONS + (g->gturn + 1) % 2];
-    if (flags(th) & F_SLIME) {
-        th->nspots = 1;
-        th->spots[0] = th->card[C_HEALTH];
-    }
     g->released |= 1U << (b - 1);
-    if (flags(th) & F_HEALTH_ROCKETS) {
-        th->health = g->rockets;
-        if (th->health == 0) destroy(g, th, 0);
-    }
+    place(g, b - 1);
 }
 
 /* A conscious crew member on the ship shares the intruder's station (abilities._present). */
@@ -1411,19 +1418,7 @@ static void threat_step(Game *g) {
 static void appear(Game *g, int turn) {
     for (unsigned left = g->appear_at[turn]; left; left &= left - 1) {
         int t = __builtin_ctz(left);
-        Threat *th = &g->thr[t];
-        if (th->status != PENDING) continue;
-        th->status = ACTIVE_THREAT;
-        g->active |= 1U << t;
-        th->square = g->length[th->zone];
-        if (flags(th) & F_SLIME) {
-            th->nspots = 1;
-            th->spots[0] = th->card[C_HEALTH];
-        }
-        if (flags(th) & F_HEALTH_ROCKETS) {
-            th->health = g->rockets;
-            if (th->health == 0) destroy(g, th, 0);
-        }
+        if (g->thr[t].status == PENDING) place(g, t);
     }
 }
 
