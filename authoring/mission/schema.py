@@ -176,6 +176,12 @@ def _problem_for(doc: Document, error: ValidationError) -> Problem:
         return Problem(doc.file, line, col, "S103", "missing-key",
                        f"missing key {key!r} in {where}", path=where,
                        hint=_property_help(error.schema, key))
+    if kind == "dependentRequired":  # a key that needs another (a bonus its card)
+        found = re.findall(r"'([^']+)' is a dependency of '([^']+)'", error.message)
+        key, by = found[0] if found else ("?", "?")
+        return Problem(doc.file, line, col, "S103", "missing-key",
+                       f"missing key {key!r} in {where}: {by!r} needs it", path=where,
+                       hint=_property_help(error.schema, key))
     if kind == "type":
         if isinstance(instance, datetime.date):
             hint = f"quote the value: '{instance.isoformat()}'"
