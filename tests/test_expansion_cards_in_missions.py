@@ -118,3 +118,17 @@ def test_a_pinned_bonus_is_kept_out_of_the_decks(tmp_path: Path) -> None:
     simulated = runner.invoke(app, ["simulate", str(mission), "--games", "20", "--no-compare",
                                     "--jobs", "1", "--crew", "heuristic", "--json"])
     assert simulated.exit_code == 0, simulated.output
+
+
+def test_a_pinned_bonus_is_written_back_by_the_mission_writer(tmp_path: Path) -> None:
+    from authoring.generate.interchange.mission_yaml import mission_yaml
+    from authoring.mission import load_mission
+
+    mission, _ = _pinned(tmp_path, "SE3-105")
+    mission.write_text(mission.read_text("utf-8").replace(
+        "card: SE3-105}", "card: SE3-105, bonus: E1-02}"), "utf-8")
+    read = load_mission(mission)
+    written = tmp_path / "written.yaml"
+    written.write_text(mission_yaml(read), "utf-8")
+    assert "card: SE3-105, bonus: E1-02}" in written.read_text("utf-8")
+    assert load_mission(written).events == read.events
